@@ -1,0 +1,3 @@
+import Ensign
+
+print("ensign")
