@@ -1,0 +1,113 @@
+/// One node of a parsed YAML document: a scalar, a sequence or a mapping, with its tag,
+/// its style and where it came from.
+///
+/// Aliases are already resolved (an alias node is a copy of its anchor's node, keeping the
+/// anchor's location) and merge keys (`<<`) are already applied. Mapping entries keep their
+/// order from the file.
+///
+/// ```swift
+/// let root = try YAMLParser().document(from: "pageSize: 20", file: "app.yaml")
+/// if let entry = root?.entry(forKey: "pageSize") {
+///     print(entry.value.location)  // app.yaml:1:11
+/// }
+/// ```
+public struct YAMLNode: Sendable {
+    /// What the node holds.
+    public enum Content: Sendable {
+        /// A scalar: its text exactly as written (after unescaping) and the style used.
+        case scalar(String, ScalarStyle)
+        /// A sequence of nodes.
+        case sequence([YAMLNode])
+        /// A mapping, in file order.
+        case mapping([YAMLMappingEntry])
+    }
+
+    /// The node's content.
+    public var content: Content
+    /// The explicit tag, expanded (`!!str` is `tag:yaml.org,2002:str`), or `nil` when none was written.
+    public var tag: String?
+    /// Where the node starts.
+    public var location: SourceLocation
+
+    /// Creates a node.
+    public init(_ content: Content, tag: String? = nil, location: SourceLocation) {
+        self.content = content
+        self.tag = tag
+        self.location = location
+    }
+}
+
+/// One `key: value` pair of a mapping node.
+public struct YAMLMappingEntry: Sendable {
+    /// The key node (usually a plain scalar).
+    public var key: YAMLNode
+    /// The value node.
+    public var value: YAMLNode
+
+    /// Creates an entry.
+    public init(key: YAMLNode, value: YAMLNode) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// How a scalar was written; only plain scalars are resolved to null, bool, int or float.
+public enum ScalarStyle: Sendable, Hashable {
+    /// Unquoted.
+    case plain
+    /// In single quotes.
+    case singleQuoted
+    /// In double quotes.
+    case doubleQuoted
+    /// A `|` block.
+    case literal
+    /// A `>` block.
+    case folded
+}
+
+extension YAMLNode {
+    /// Whether this is a mapping.
+    public var isMapping: Bool {
+        if case .mapping = content { return true }
+        return false
+    }
+
+    /// The scalar's text, when this is a scalar.
+    public var scalarText: String? {
+        if case .scalar(let text, _) = content { return text }
+        return nil
+    }
+
+    /// The entries, when this is a mapping.
+    public var mappingEntries: [YAMLMappingEntry]? {
+        if case .mapping(let entries) = content { return entries }
+        return nil
+    }
+
+    /// The elements, when this is a sequence.
+    public var sequenceElements: [YAMLNode]? {
+        if case .sequence(let elements) = content { return elements }
+        return nil
+    }
+
+    /// The first entry whose key is a scalar with this text. O(n) in the mapping's size.
+    public func entry(forKey key: String) -> YAMLMappingEntry? {
+        mappingEntries?.first { $0.key.scalarText == key }
+    }
+
+    /// A short name for the node's kind, for messages: "a mapping", "a sequence", "a string", "an int", …
+    public var kindDescription: String {
+        switch content {
+        case .mapping: return "a mapping"
+        case .sequence: return "a sequence"
+        case .scalar:
+            switch resolvedScalar {
+            case .null: return "null"
+            case .bool: return "a bool"
+            case .int: return "an int"
+            case .double: return "a double"
+            case .string: return "a string"
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A YAML document that could not be read: where, and what was wrong.
+///
+/// Its description is one line in the form compilers use, so editors and CI can annotate
+/// it: `flags/app.yaml:3:5: error: found a tab character where indentation was expected`.
+public struct YAMLError: Error, Sendable, Hashable {
+    /// What kind of problem it is, for code that reacts to specific problems.
+    public enum Kind: Sendable, Hashable {
+        /// libyaml rejected the text (bad syntax, bad encoding, unterminated quote, …).
+        case syntax
+        /// The same key appears twice in one mapping.
+        case duplicateKey
+        /// An alias names an anchor that was never defined.
+        case unknownAnchor
+        /// One of the ``YAMLLimits`` was exceeded.
+        case limitExceeded
+        /// The file could not be read at all.
+        case unreadable
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// Where the problem is.
+    public var location: SourceLocation
+    /// What was wrong and, where possible, how to fix it.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, at location: SourceLocation, _ message: String) {
+        self.kind = kind
+        self.location = location
+        self.message = message
+    }
+}
+
+extension YAMLError: CustomStringConvertible {
+    /// `path:line:column: error: message`.
+    public var description: String { "\(location): error: \(message)" }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Parses YAML text into ``YAMLNode`` trees that remember where every node came from.
+///
+/// Built on libyaml's event API. Aliases are resolved, merge keys (`<<`) applied, duplicate
+/// keys rejected, and the ``YAMLLimits`` enforced, so hostile input becomes a ``YAMLError``.
+/// A stream may hold several documents; an empty stream holds none.
+///
+/// ```swift
+/// let parser = YAMLParser()
+/// let documents = try parser.documents(from: "a: 1\n---\nb: 2\n", file: "two.yaml")
+/// print(documents.count)  // 2
+/// ```
+public struct YAMLParser: Sendable {
+    /// The bounds this parser enforces.
+    public var limits: YAMLLimits
+
+    /// Creates a parser with the given limits.
+    public init(limits: YAMLLimits = YAMLLimits()) {
+        self.limits = limits
+    }
+
+    /// Parses every document in `text`; `file` labels locations in nodes and errors.
+    public func documents(from text: String, file: String) throws(YAMLError) -> [YAMLNode] {
+        try documents(from: Array(text.utf8), file: file)
+    }
+
+    /// Parses every document in the UTF-8 (or UTF-16 with a byte-order mark) `bytes`.
+    public func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+        guard bytes.count <= limits.maximumFileSize else {
+            throw YAMLError(
+                .limitExceeded, at: SourceLocation(file: file, line: 1, column: 1),
+                "file is \(bytes.count) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
+                    + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
+        }
+        var composer = NodeComposer(file: file, limits: limits)
+        try composer.compose(bytes)
+        return composer.documents
+    }
+
+    /// Parses a stream that must hold at most one document; returns `nil` for an empty stream.
+    public func document(from text: String, file: String) throws(YAMLError) -> YAMLNode? {
+        let all = try documents(from: text, file: file)
+        return try single(all, file: file)
+    }
+
+    /// Reads and parses the file at `path`, checking its size before reading it.
+    public func documents(contentsOf path: String) throws(YAMLError) -> [YAMLNode] {
+        try documents(from: try readFile(at: path), file: path)
+    }
+
+    private func single(_ all: [YAMLNode], file: String) throws(YAMLError) -> YAMLNode? {
+        guard all.count <= 1 else {
+            throw YAMLError(.syntax, at: all[1].location, "expected a single document, found \(all.count)")
+        }
+        return all.first
+    }
+
+    /// Reads a whole file with POSIX calls, refusing files over the size limit before
+    /// allocating for them.
+    public func readFile(at path: String) throws(YAMLError) -> [UInt8] {
+        let start = SourceLocation(file: path, line: 0, column: 0)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw YAMLError(.unreadable, at: start, "cannot open file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw YAMLError(.unreadable, at: start, "cannot stat file: \(String(cString: strerror(errno)))")
+        }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else {
+            throw YAMLError(.unreadable, at: start, "is a directory, not a file")
+        }
+        let size = Int(status.st_size)
+        guard size <= limits.maximumFileSize else {
+            throw YAMLError(
+                .limitExceeded, at: SourceLocation(file: path, line: 1, column: 1),
+                "file is \(size) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
+                    + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, size - filled)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw YAMLError(.unreadable, at: start, "cannot read file: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }  // the file shrank while we read it
+            filled += count
+        }
+        bytes.removeLast(size - filled)
+        return bytes
+    }
+}

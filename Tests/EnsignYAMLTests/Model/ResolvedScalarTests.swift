@@ -1,0 +1,72 @@
+import EnsignYAML
+import Testing
+
+@Suite("Core-schema scalar resolution")
+struct ResolvedScalarTests {
+    private func resolve(_ text: String) throws -> ResolvedScalar {
+        try #require(try YAMLParser().document(from: "value: \(text)", file: "t.yaml")?.entry(forKey: "value"))
+            .value.resolvedScalar
+    }
+
+    @Test(
+        "Only true and false, in any case, are booleans",
+        arguments: [("true", true), ("True", true), ("TRUE", true), ("false", false), ("FALSE", false)])
+    func booleans(text: String, expected: Bool) throws {
+        #expect(try resolve(text) == .bool(expected))
+    }
+
+    @Test("YAML 1.1 words yes, no, on and off stay strings", arguments: ["yes", "no", "on", "off", "Yes", "OFF", "y"])
+    func yamlOneOneWordsAreStrings(text: String) throws {
+        #expect(try resolve(text) == .string(text))
+    }
+
+    @Test(
+        "Integers: decimal, signed, hexadecimal and octal",
+        arguments: [("42", 42), ("-7", -7), ("+3", 3), ("0x1F", 31), ("0o17", 15), ("0", 0)])
+    func integers(text: String, expected: Int) throws {
+        #expect(try resolve(text) == .int(expected))
+    }
+
+    @Test("Floats: fractions, exponents and infinities")
+    func floats() throws {
+        #expect(try resolve("1.5") == .double(1.5))
+        #expect(try resolve("-0.25") == .double(-0.25))
+        #expect(try resolve("1e3") == .double(1000))
+        #expect(try resolve(".5") == .double(0.5))
+        #expect(try resolve(".inf") == .double(.infinity))
+        #expect(try resolve("-.Inf") == .double(-.infinity))
+        guard case .double(let nan) = try resolve(".nan") else {
+            Issue.record(".nan did not resolve to a double")
+            return
+        }
+        #expect(nan.isNaN)
+    }
+
+    @Test("Null spellings", arguments: ["null", "Null", "NULL", "~", ""])
+    func nulls(text: String) throws {
+        #expect(try resolve(text) == .null)
+    }
+
+    @Test("Quoted scalars are strings whatever their text")
+    func quotedAreStrings() throws {
+        #expect(try resolve("\"true\"") == .string("true"))
+        #expect(try resolve("'20'") == .string("20"))
+    }
+
+    @Test("Explicit tags override resolution")
+    func explicitTags() throws {
+        #expect(try resolve("!!str 20") == .string("20"))
+        #expect(try resolve("!!float 2") == .double(2))
+        #expect(try resolve("!!int \"12\"") == .int(12))
+    }
+
+    @Test("Text that only looks numeric stays a string", arguments: ["1.2.3", "0x", "12abc", "1e", "0x-5", "v1"])
+    func almostNumbers(text: String) throws {
+        #expect(try resolve(text) == .string(text))
+    }
+
+    @Test("An integer too large for Int is still a number")
+    func hugeInteger() throws {
+        #expect(try resolve("123456789012345678901234567890") == .double(123456789012345678901234567890.0))
+    }
+}
