@@ -1,0 +1,149 @@
+extension DefinitionEntryReader {
+    /// The default value and variant: `default:` for compact flags, `defaultVariant:` with variants.
+    mutating func readDefault(rules: ValueRules, variants: [String: JSONValue]) -> (LocatedValue?, String?) {
+        let defaultNode = fields["default"]
+        let variantNode = fields["defaultVariant"]
+        guard fields["variants"] != nil else {
+            if let variantNode {
+                error(at: variantNode.location, "'\(key)' has defaultVariant but no variants; use 'default:' instead")
+            }
+            guard let defaultNode else {
+                error(at: keyLocation, "'\(key)' needs a default (and optionally a type); add 'default: <value>'")
+                return (nil, nil)
+            }
+            let value = LocatedValueReader.read(
+                defaultNode, rules: rules, key: key, role: "default", diagnostics: &diagnostics)
+            return (value.map { LocatedValue($0, at: defaultNode.location) }, nil)
+        }
+        if let defaultNode {
+            error(
+                at: defaultNode.location,
+                "'\(key)' has variants, so its default is named with 'defaultVariant: <variant>', not 'default:'")
+        }
+        guard let variantNode, variantNode.resolvedScalar != ResolvedScalar.null else {
+            return (nil, nil)  // flagd: no default variant means the code default applies
+        }
+        guard let name = variantNode.scalarText, let value = variants[name] else {
+            let names = variants.keys.sorted()
+            let text = variantNode.scalarText ?? variantNode.kindDescription
+            error(
+                at: variantNode.location,
+                "'\(key)' defaultVariant '\(text)' is not among its variants (\(names.joined(separator: ", ")))"
+                    + Suggestions.didYouMean(text, among: names))
+            return (nil, nil)
+        }
+        return (LocatedValue(value, at: variantNode.location), name)
+    }
+
+    mutating func readBounds(type: FlagType) -> (Double?, Double?) {
+        var bounds: [Double?] = []
+        for name in ["minimum", "maximum"] {
+            guard let node = fields[name] else {
+                bounds.append(nil)
+                continue
+            }
+            guard type == .int || type == .double else {
+                error(at: node.location, "'\(key)' is \(type.withArticle) flag; '\(name)' applies to int and double")
+                bounds.append(nil)
+                continue
+            }
+            guard let number = JSONValue(node).numericValue else {
+                error(at: node.location, "'\(key)' \(name) must be a number; found \(node.kindDescription)")
+                bounds.append(nil)
+                continue
+            }
+            bounds.append(number)
+        }
+        if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum, let node = fields["maximum"] {
+            error(at: node.location, "'\(key)' maximum is below its minimum")
+        }
+        return (bounds[0], bounds[1])
+    }
+
+    mutating func readAllowedValues(type: FlagType) -> [JSONValue]? {
+        guard let node = fields["enum"] else { return nil }
+        guard let elements = node.sequenceElements, !elements.isEmpty else {
+            error(at: node.location, "'\(key)' enum must be a non-empty list of values")
+            return nil
+        }
+        var allowed: [JSONValue] = []
+        for element in elements {
+            let value = JSONValue(element)
+            guard let converted = type.coerce(value), type != .object else {
+                error(at: element.location, "'\(key)' enum value \(value.jsonText) is not \(type.withArticle)")
+                continue
+            }
+            allowed.append(converted)
+        }
+        return allowed
+    }
+
+    mutating func readEnvironments(rules: ValueRules) -> [String: LocatedValue] {
+        guard let node = fields["environments"] else { return [:] }
+        guard let entries = node.mappingEntries else {
+            error(at: node.location, "'\(key)' environments must be a mapping of environment names to values")
+            return [:]
+        }
+        var values: [String: LocatedValue] = [:]
+        for entry in entries {
+            guard let name = entry.key.scalarText, KeySyntax.isValid(name) else {
+                error(at: entry.key.location, "'\(key)' has an invalid environment name: \(KeySyntax.rule)")
+                continue
+            }
+            if let value = LocatedValueReader.read(
+                entry.value, rules: rules, key: key, role: "value for environment '\(name)'",
+                diagnostics: &diagnostics)
+            {
+                values[name] = LocatedValue(value, at: entry.value.location)
+            }
+        }
+        return values
+    }
+
+    mutating func readState() -> Bool {
+        guard let node = fields["state"] else { return true }
+        switch node.scalarText {
+        case "ENABLED": return true
+        case "DISABLED": return false
+        default:
+            let text = node.scalarText ?? node.kindDescription
+            error(
+                at: node.location,
+                "'\(key)' state must be ENABLED or DISABLED; found '\(text)'"
+                    + Suggestions.didYouMean(text, among: ["ENABLED", "DISABLED"]))
+            return true
+        }
+    }
+
+    mutating func readText(_ field: String) -> String? {
+        guard let node = fields[field] else { return nil }
+        guard let text = node.scalarText else {
+            error(at: node.location, "'\(key)' \(field) must be text; found \(node.kindDescription)")
+            return nil
+        }
+        return text
+    }
+
+    mutating func readExpiry() -> CalendarDay? {
+        guard let node = fields["expires"] else { return nil }
+        guard let text = node.scalarText, let day = CalendarDay(text) else {
+            error(at: node.location, "'\(key)' expires must be a day written YYYY-MM-DD, such as 2027-06-30")
+            return nil
+        }
+        if day < today {
+            let owner = readText("owner").map { " (owner: \($0))" } ?? ""
+            warning(
+                at: node.location,
+                "'\(key)' expired on \(day)\(owner); remove the flag from code and files, or move 'expires' later")
+        }
+        return day
+    }
+
+    mutating func error(at location: SourceLocation, _ message: String) {
+        diagnostics.append(Diagnostic(.error, at: location, key: key.isEmpty ? nil : key, message))
+    }
+
+    mutating func warning(at location: SourceLocation, _ message: String) {
+        diagnostics.append(Diagnostic(.warning, at: location, key: key.isEmpty ? nil : key, message))
+    }
+}

@@ -1,0 +1,170 @@
+/// Reads one `key: { fields… }` entry of `flags:` or `preferences:` into a ``FlagDefinition``.
+///
+/// The compact form (`type`, `default`) and flagd's long form (`state`, `variants`,
+/// `defaultVariant`) are read into the same model. Every problem is reported; a definition
+/// is returned only when its type and values could be established.
+struct DefinitionEntryReader {
+    let kind: FlagDefinition.Kind
+    let namespace: String?
+    let setMetadata: [String: JSONValue]
+    let today: CalendarDay
+    var diagnostics: [Diagnostic] = []
+    private(set) var key = ""
+    private(set) var keyLocation = SourceLocation.unknown("")
+    private(set) var fields: [String: YAMLNode] = [:]
+
+    init(kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue], today: CalendarDay) {
+        self.kind = kind
+        self.namespace = namespace
+        self.setMetadata = setMetadata
+        self.today = today
+    }
+
+    static let commonFields = [
+        "type", "default", "description", "owner", "expires", "environments", "enum", "minimum", "maximum", "metadata",
+    ]
+    static let flagOnlyFields = ["variants", "defaultVariant", "state", "targeting"]
+
+    var allowedFields: [String] { kind == .flag ? Self.commonFields + Self.flagOnlyFields : Self.commonFields }
+
+    mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
+        guard case .string(let shortKey) = keyNode.resolvedScalar, KeySyntax.isValid(shortKey) else {
+            error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): \(KeySyntax.rule)")
+            return nil
+        }
+        key = namespace.map { "\($0).\(shortKey)" } ?? shortKey
+        keyLocation = keyNode.location
+        guard let entries = node.mappingEntries else {
+            var message = "'\(key)' must be a mapping of fields such as type and default; found \(node.kindDescription)"
+            if let text = node.scalarText { message += "; write '\(shortKey): { default: \(text) }'" }
+            error(at: node.location, message)
+            return nil
+        }
+        readFields(entries)
+        guard let (type, variants) = readTypeAndVariants() else { return nil }
+        let (minimum, maximum) = readBounds(type: type)
+        let allowedValues = readAllowedValues(type: type)
+        let rules = ValueRules(type: type, allowedValues: allowedValues, minimum: minimum, maximum: maximum)
+        var checkedVariants: [String: JSONValue] = [:]
+        for (name, node) in variants {
+            if let value = LocatedValueReader.read(
+                node, rules: rules, key: key, role: "variant '\(name)'", diagnostics: &diagnostics)
+            {
+                checkedVariants[name] = value
+            }
+        }
+        let (defaultValue, defaultVariant) = readDefault(rules: rules, variants: checkedVariants)
+        var metadata = setMetadata
+        if let node = fields["metadata"], let own = MetadataReader.read(node, key: key, diagnostics: &diagnostics) {
+            metadata.merge(own) { _, flagValue in flagValue }
+        }
+        return FlagDefinition(
+            key: key, kind: kind, type: type, defaultValue: defaultValue, variants: checkedVariants,
+            defaultVariant: defaultVariant, isEnabled: readState(),
+            targeting: fields["targeting"].map { LocatedValue(JSONValue($0), at: $0.location) },
+            targetingNode: fields["targeting"], environmentValues: readEnvironments(rules: rules),
+            allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText("description"),
+            owner: readText("owner"), expires: readExpiry(), metadata: metadata, location: keyNode.location)
+    }
+
+    private mutating func readFields(_ entries: [YAMLMappingEntry]) {
+        let allowed = allowedFields
+        for entry in entries {
+            guard let name = entry.key.scalarText, allowed.contains(name) else {
+                let name = entry.key.scalarText ?? "?"
+                let hint =
+                    kind == .preference && Self.flagOnlyFields.contains(name)
+                    ? "; preferences cannot have '\(name)' (it is for flags)"
+                    : Suggestions.didYouMean(name, among: allowed)
+                error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
+                continue
+            }
+            fields[name] = entry.value
+        }
+    }
+
+    /// The type (declared, or inferred from the variants or the default) and the raw variants.
+    private mutating func readTypeAndVariants() -> (FlagType, [(String, YAMLNode)])? {
+        var declared: FlagType?
+        if let node = fields["type"] {
+            guard let type = node.scalarText.flatMap(FlagType.init(rawValue:)) else {
+                let text = node.scalarText ?? node.kindDescription
+                let names = FlagType.allCases.map(\.rawValue)
+                error(
+                    at: node.location,
+                    "'\(key)' has unknown type '\(text)'; use one of \(names.joined(separator: ", "))"
+                        + Self.typeSuggestion(for: text))
+                return nil
+            }
+            declared = type
+        }
+        var variants: [(String, YAMLNode)] = []
+        if let node = fields["variants"] {
+            guard let entries = node.mappingEntries, !entries.isEmpty else {
+                error(at: node.location, "'\(key)' variants must be a non-empty mapping of names to values")
+                return nil
+            }
+            for entry in entries {
+                guard let name = entry.key.scalarText else {
+                    error(at: entry.key.location, "'\(key)' has a variant whose name is not a string")
+                    continue
+                }
+                if case .scalar = entry.value.content, entry.value.resolvedScalar == .null {
+                    error(at: entry.value.location, "'\(key)' variant '\(name)' is null; give it a value")
+                    continue
+                }
+                variants.append((name, entry.value))
+            }
+            if declared == nil {
+                guard let inferred = inferVariantType(variants, at: node.location) else { return nil }
+                declared = inferred
+            }
+        }
+        if let declared { return (declared, variants) }
+        guard let defaultNode = fields["default"] else {
+            error(at: keyLocation, "'\(key)' needs a default (and optionally a type); add 'default: <value>'")
+            return nil
+        }
+        let value = JSONValue(defaultNode)
+        guard let inferred = FlagType(of: value) else {
+            error(at: defaultNode.location, "'\(key)' default is null; give a value, or declare 'type:'")
+            return nil
+        }
+        if inferred == .string, case .scalar(let text, .plain) = defaultNode.content,
+            let meant = BoolLookalike.meaning(of: text)
+        {
+            warning(
+                at: defaultNode.location,
+                "'\(key)' default \(text) is a string in YAML 1.2, so this is a string flag;"
+                    + " if you meant a bool, write \(meant)")
+        }
+        return (inferred, variants)
+    }
+
+    private mutating func inferVariantType(_ variants: [(String, YAMLNode)], at location: SourceLocation)
+        -> FlagType?
+    {
+        var types: [FlagType: String] = [:]
+        for (name, node) in variants {
+            if let type = FlagType(of: JSONValue(node)), types[type] == nil { types[type] = name }
+        }
+        let kinds = Set(types.keys)
+        if kinds.count == 1 { return kinds.first }
+        if kinds == [.int, .double] { return .double }
+        if kinds.isEmpty { return nil }
+        let listing = types.sorted { $0.value < $1.value }.map { "'\($0.value)' is \($0.key.withArticle)" }
+        error(
+            at: location,
+            "'\(key)' variants have mixed types: \(listing.joined(separator: ", ")); a flag has one type")
+        return nil
+    }
+}
+
+extension DefinitionEntryReader {
+    /// flagd and JSON Schema spell some types differently; point those at Ensign's names.
+    static func typeSuggestion(for text: String) -> String {
+        let aliases = ["boolean": "bool", "integer": "int", "float": "double", "number": "double"]
+        if let canonical = aliases[text.lowercased()] { return "; did you mean '\(canonical)'?" }
+        return Suggestions.didYouMean(text, among: FlagType.allCases.map(\.rawValue))
+    }
+}

@@ -1,0 +1,132 @@
+/// Reads one definitions document (`version`, `namespace`, `flags`, `preferences`,
+/// `$evaluators`, `metadata`) into ``FlagDefinition`` values, reporting every problem
+/// instead of stopping at the first.
+struct DefinitionFileReader {
+    let today: CalendarDay
+    var diagnostics: [Diagnostic] = []
+    var definitions: [FlagDefinition] = []
+    var evaluators: [(name: String, rule: LocatedValue)] = []
+
+    init(today: CalendarDay) {
+        self.today = today
+    }
+
+    static let topLevelFields = ["version", "namespace", "flags", "preferences", "$evaluators", "$schema", "metadata"]
+    static let supportedVersion = 1
+
+    mutating func read(_ root: YAMLNode) {
+        guard let entries = root.mappingEntries else {
+            error(
+                at: root.location,
+                "a definitions file must be a mapping with 'flags:' and/or 'preferences:'; found \(root.kindDescription)"
+            )
+            return
+        }
+        var fields: [String: YAMLNode] = [:]
+        for entry in entries {
+            guard let name = entry.key.scalarText, Self.topLevelFields.contains(name) else {
+                let name = entry.key.scalarText ?? "?"
+                error(
+                    at: entry.key.location,
+                    "unknown top-level field '\(name)'\(Suggestions.didYouMean(name, among: Self.topLevelFields))")
+                continue
+            }
+            fields[name] = entry.value
+        }
+        if let version = fields["version"], version.resolvedScalar != .int(Self.supportedVersion) {
+            error(
+                at: version.location,
+                "unsupported version \(JSONValue(version).jsonText); this Ensign reads version \(Self.supportedVersion)"
+            )
+        }
+        let namespace = fields["namespace"].flatMap { readNamespace($0) }
+        let setMetadata = fields["metadata"].flatMap { readMetadata($0, key: nil) } ?? [:]
+        if let flags = fields["flags"] {
+            readEntries(flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
+        }
+        if let preferences = fields["preferences"] {
+            readEntries(preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
+        }
+        if let node = fields["$evaluators"] { readEvaluators(node) }
+        if fields["flags"] == nil, fields["preferences"] == nil {
+            error(at: root.location, "a definitions file needs 'flags:' or 'preferences:'")
+        }
+    }
+
+    private mutating func readNamespace(_ node: YAMLNode) -> String? {
+        guard case .string(let namespace) = node.resolvedScalar, KeySyntax.isValid(namespace) else {
+            error(at: node.location, "invalid namespace \(JSONValue(node).jsonText): \(KeySyntax.rule)")
+            return nil
+        }
+        return namespace
+    }
+
+    private mutating func readEntries(
+        _ node: YAMLNode, kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue]
+    ) {
+        let section = kind == .flag ? "flags" : "preferences"
+        if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
+        guard let entries = node.mappingEntries else {
+            error(
+                at: node.location,
+                "'\(section)' must be a mapping of keys to definitions; found \(node.kindDescription)")
+            return
+        }
+        definitions.reserveCapacity(definitions.count + entries.count)
+        for entry in entries {
+            var entryReader = DefinitionEntryReader(
+                kind: kind, namespace: namespace, setMetadata: setMetadata, today: today)
+            if let definition = entryReader.read(key: entry.key, value: entry.value) {
+                definitions.append(definition)
+            }
+            diagnostics += entryReader.diagnostics
+        }
+    }
+
+    private mutating func readEvaluators(_ node: YAMLNode) {
+        guard let entries = node.mappingEntries else {
+            error(at: node.location, "'$evaluators' must be a mapping of names to targeting rules")
+            return
+        }
+        for entry in entries {
+            guard let name = entry.key.scalarText, !name.isEmpty else {
+                error(at: entry.key.location, "an evaluator needs a name")
+                continue
+            }
+            evaluators.append((name, LocatedValue(JSONValue(entry.value), at: entry.key.location)))
+        }
+    }
+
+    private mutating func readMetadata(_ node: YAMLNode, key: String?) -> [String: JSONValue]? {
+        MetadataReader.read(node, key: key, diagnostics: &diagnostics)
+    }
+
+    private mutating func error(at location: SourceLocation, _ message: String) {
+        diagnostics.append(Diagnostic(.error, at: location, message))
+    }
+}
+
+/// Reads `metadata:` mappings: flagd allows strings, numbers and booleans as values.
+enum MetadataReader {
+    static func read(_ node: YAMLNode, key: String?, diagnostics: inout [Diagnostic]) -> [String: JSONValue]? {
+        guard let entries = node.mappingEntries else {
+            diagnostics.append(
+                Diagnostic(.error, at: node.location, key: key, "'metadata' must be a mapping of names to values"))
+            return nil
+        }
+        var metadata: [String: JSONValue] = [:]
+        for entry in entries {
+            let value = JSONValue(entry.value)
+            switch value {
+            case .bool, .int, .double, .string:
+                metadata[entry.key.scalarText ?? ""] = value
+            case .null, .array, .object:
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: entry.value.location, key: key,
+                        "metadata '\(entry.key.scalarText ?? "")' must be a string, number or bool"))
+            }
+        }
+        return metadata
+    }
+}
