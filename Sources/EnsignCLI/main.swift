@@ -1,3 +1,7 @@
-import Ensign
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-print("ensign")
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -27,115 +27,117 @@ public struct DefinitionLoader: Sendable {
 
     /// Loads a definitions directory and all of its environment overlays.
     public func loadDirectory(_ path: String) -> DirectoryLoadResult {
-        var diagnostics: [Diagnostic] = []
-        let files: [String]
-        do {
-            files = try ConfigDirectory.files(in: path)
-        } catch {
+        guard ConfigDirectory.isDirectory(path) else {
             return DirectoryLoadResult(
                 definitions: .empty, environments: [:],
-                diagnostics: [Diagnostic(.error, at: .unknown(path), "cannot read definitions directory: \(error)")])
+                diagnostics: [Diagnostic(.error, at: .unknown(path), "no such directory")])
         }
-        if files.isEmpty {
-            diagnostics.append(
-                Diagnostic(.warning, at: .unknown(path), "no definitions files (*.yaml, *.yml, *.json) found here"))
-        }
-        let environmentFiles = (try? ConfigDirectory.files(in: ConfigDirectory.join(path, "environments"))) ?? []
-        let (sources, readErrors) = readAll(files)
-        let (environmentSources, environmentReadErrors) = readAll(environmentFiles)
-        let definitions = loadDefinitions(from: sources)
-        diagnostics += readErrors + environmentReadErrors + definitions.diagnostics
+        let report = ConfigValidator(loader: self).validate(paths: [path])
         var environments: [String: Overlay] = [:]
-        for source in environmentSources {
-            let (overlay, overlayDiagnostics) = readOverlay(source, definitions: definitions.definitions)
-            environments[ConfigDirectory.baseName(source.name)] = overlay
-            diagnostics += overlayDiagnostics
+        for overlay in report.overlays {
+            environments[ConfigDirectory.baseName(overlay.source)] = overlay
         }
-        diagnostics += EnvironmentNameCheck.check(definitions.definitions, knownEnvironments: Set(environments.keys))
         return DirectoryLoadResult(
-            definitions: definitions.definitions, environments: environments,
-            diagnostics: diagnostics.sortedByLocation())
+            definitions: report.definitions, environments: environments, diagnostics: report.diagnostics)
     }
 
     /// Loads definitions from sources (files already read, or in-memory text).
     public func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        var all: [FlagDefinition] = []
-        var evaluators: [String: LocatedValue] = [:]
-        var firstDefinition: [String: FlagDefinition] = [:]
+        var parsed: [ParsedFile] = []
         for source in sources {
-            let documents: [YAMLNode]
             do {
-                documents = try YAMLParser(limits: limits).documents(from: source.bytes, file: source.name)
+                parsed.append(ParsedFile(name: source.name, documents: try parse(source)))
             } catch {
                 diagnostics.append(Diagnostic(error))
-                continue
-            }
-            if documents.isEmpty {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, at: SourceLocation(file: source.name, line: 1, column: 1),
-                        "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
-            }
-            for document in documents {
-                var reader = DefinitionFileReader(today: today)
-                reader.read(document)
-                diagnostics += reader.diagnostics
-                for definition in reader.definitions {
-                    if let first = firstDefinition[definition.key] {
-                        diagnostics.append(Self.duplicate(definition, first: first))
-                    } else {
-                        firstDefinition[definition.key] = definition
-                        all.append(definition)
-                    }
-                }
-                for (name, rule) in reader.evaluators {
-                    if let first = evaluators[name] {
-                        diagnostics.append(
-                            Diagnostic(
-                                .error, at: rule.location, "evaluator '\(name)' is defined twice",
-                                notes: [Diagnostic(.note, at: first.location, "first defined here")]))
-                    } else {
-                        evaluators[name] = rule
-                    }
-                }
             }
         }
-        let set = DefinitionSet(definitions: all, evaluators: evaluators, files: sources.map(\.name))
-        return DefinitionLoadResult(definitions: set, diagnostics: diagnostics.sortedByLocation())
+        var result = loadDefinitions(parsed)
+        result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
+        return result
+    }
+
+    /// A file that has been parsed but not yet interpreted.
+    struct ParsedFile {
+        var name: String
+        var documents: [YAMLNode]
+    }
+
+    func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
+        try YAMLParser(limits: limits).documents(from: source.bytes, file: source.name)
+    }
+
+    func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
+        var collector = DefinitionCollector()
+        for file in files {
+            if file.documents.isEmpty {
+                collector.diagnostics.append(
+                    Diagnostic(
+                        .error, at: SourceLocation(file: file.name, line: 1, column: 1),
+                        "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
+            }
+            for document in file.documents {
+                var reader = DefinitionFileReader(today: today)
+                reader.read(document)
+                collector.add(reader)
+            }
+        }
+        let set = DefinitionSet(
+            definitions: collector.definitions, evaluators: collector.evaluators, files: files.map(\.name))
+        return DefinitionLoadResult(definitions: set, diagnostics: collector.diagnostics.sortedByLocation())
+    }
+
+    /// Checks already-parsed overlay documents against `definitions`.
+    func readOverlay(_ file: ParsedFile, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
+        var reader = OverlayReader(definitions: definitions)
+        let overlay = reader.read(file.documents, source: file.name)
+        return (overlay, reader.diagnostics.sortedByLocation())
     }
 
     /// Reads an overlay and checks its values against `definitions`.
     public func readOverlay(_ source: ConfigSource, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
-        let documents: [YAMLNode]
         do {
-            documents = try YAMLParser(limits: limits).documents(from: source.bytes, file: source.name)
+            return readOverlay(ParsedFile(name: source.name, documents: try parse(source)), definitions: definitions)
         } catch {
             return (Overlay(source: source.name), [Diagnostic(error)])
         }
-        var reader = OverlayReader(definitions: definitions)
-        let overlay = reader.read(documents, source: source.name)
-        return (overlay, reader.diagnostics.sortedByLocation())
     }
 
-    private func readAll(_ paths: [String]) -> ([ConfigSource], [Diagnostic]) {
-        var sources: [ConfigSource] = []
-        var diagnostics: [Diagnostic] = []
-        for path in paths {
-            do {
-                sources.append(try ConfigSource.file(path, limits: limits))
-            } catch {
-                diagnostics.append(Diagnostic(error))
+}
+
+/// Gathers the definitions of several files, reporting keys and evaluators defined twice.
+struct DefinitionCollector {
+    var definitions: [FlagDefinition] = []
+    var evaluators: [String: LocatedValue] = [:]
+    var diagnostics: [Diagnostic] = []
+    private var firstDefinition: [String: FlagDefinition] = [:]
+
+    mutating func add(_ reader: DefinitionFileReader) {
+        diagnostics += reader.diagnostics
+        for definition in reader.definitions {
+            if let first = firstDefinition[definition.key] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: definition.location, key: definition.key,
+                        "'\(definition.key)' is defined twice; each key is defined in exactly one place",
+                        notes: [
+                            Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
+                        ]))
+            } else {
+                firstDefinition[definition.key] = definition
+                definitions.append(definition)
             }
         }
-        return (sources, diagnostics)
-    }
-
-    private static func duplicate(_ definition: FlagDefinition, first: FlagDefinition) -> Diagnostic {
-        Diagnostic(
-            .error, at: definition.location, key: definition.key,
-            "'\(definition.key)' is defined twice; each key is defined in exactly one place",
-            notes: [Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")])
+        for (name, rule) in reader.evaluators {
+            if let first = evaluators[name] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: rule.location, "evaluator '\(name)' is defined twice",
+                        notes: [Diagnostic(.note, at: first.location, "first defined here")]))
+            } else {
+                evaluators[name] = rule
+            }
+        }
     }
 }
 

@@ -62,3 +62,39 @@ extension JSONValue {
         output += "\""
     }
 }
+
+extension JSONValue {
+    /// The value as indented JSON (two spaces, sorted keys), for people to read.
+    public var prettyJSONText: String {
+        var output = ""
+        appendPretty(to: &output, indent: "")
+        return output
+    }
+
+    private func appendPretty(to output: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            output += "[\n"
+            for (index, element) in elements.enumerated() {
+                output += inner
+                element.appendPretty(to: &output, indent: inner)
+                output += index == elements.count - 1 ? "\n" : ",\n"
+            }
+            output += indent + "]"
+        case .object(let members) where !members.isEmpty:
+            output += "{\n"
+            let keys = members.keys.sorted()
+            for (index, key) in keys.enumerated() {
+                output += inner
+                Self.appendQuoted(key, to: &output)
+                output += ": "
+                members[key]!.appendPretty(to: &output, indent: inner)
+                output += index == keys.count - 1 ? "\n" : ",\n"
+            }
+            output += indent + "}"
+        default:
+            output += jsonText
+        }
+    }
+}

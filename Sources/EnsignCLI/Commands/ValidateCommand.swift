@@ -1,0 +1,53 @@
+import Ensign
+
+/// `ensign validate`: loads and checks definitions and overlays, printing compiler-style diagnostics.
+enum ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "Check definitions and overlay files; print problems as path:line:column."
+    static let synopsis = "validate PATH… [--env E] [--json] [--strict]"
+    static let details = """
+        PATH is a definitions directory (its *.yaml, *.yml and *.json files, and its
+        environments/*.yaml overlays) or a single file; a file is a definitions file when it
+        has 'version:' (or other definition fields), otherwise an overlay. Definitions from
+        every PATH are combined, and overlays are checked against them.
+
+        options:
+          --env E     check only environment E's overlay in each directory
+          --json      print one JSON object: ok, errors, warnings, diagnostics
+          --strict    fail on warnings too
+
+        exit status: 0 when there are no errors (and no warnings with --strict), 1 otherwise.
+
+        example:
+          ensign validate flags/ deploy/production.yaml --strict
+        """
+    static let flags: Set = ["json", "strict"]
+    static let options: Set = ["env"]
+
+    static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
+        guard !arguments.positionals.isEmpty else { throw UsageError("give at least one PATH") }
+        let report = ConfigValidator().validate(paths: arguments.positionals, environment: arguments.option("env"))
+        let failed = report.errorCount > 0 || (arguments.flag("strict") && report.warningCount > 0)
+        if arguments.flag("json") {
+            console.print(json(report, ok: !failed).jsonText)
+        } else {
+            for diagnostic in report.diagnostics {
+                console.print(DiagnosticPrinter.format(diagnostic, console: console))
+            }
+            let summary = report.summary
+            console.print(failed ? console.styled(summary, .red) : console.styled(summary, .green))
+        }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    static func json(_ report: ValidationReport, ok: Bool) -> JSONValue {
+        .object([
+            "ok": .bool(ok),
+            "errors": .int(report.errorCount),
+            "warnings": .int(report.warningCount),
+            "keys": .int(report.definitions.count),
+            "files": .array((report.definitionFiles + report.overlays.map(\.source)).map(JSONValue.string)),
+            "diagnostics": .array(report.diagnostics.map(DiagnosticPrinter.json)),
+        ])
+    }
+}

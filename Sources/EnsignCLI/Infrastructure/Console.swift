@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a command writes: standard output and error, with colour when it goes to a terminal
+/// and `NO_COLOR` is not set (https://no-color.org).
+struct Console {
+    /// Whether standard output gets ANSI colours.
+    var usesColor: Bool
+    private var output: [UInt8] = []
+    private var errors: [UInt8] = []
+
+    init(usesColor: Bool = Console.detectColor()) {
+        self.usesColor = usesColor
+    }
+
+    static func detectColor() -> Bool {
+        guard getenv("NO_COLOR") == nil else { return false }
+        if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+        return isatty(1) == 1
+    }
+
+    /// Writes a line to standard output.
+    mutating func print(_ line: String = "") {
+        output.append(contentsOf: line.utf8)
+        output.append(0x0A)
+        if output.count > 1 << 16 { flush() }
+    }
+
+    /// Writes a line to standard error.
+    mutating func printError(_ line: String) {
+        errors.append(contentsOf: line.utf8)
+        errors.append(0x0A)
+    }
+
+    /// Writes everything buffered so far.
+    mutating func flush() {
+        Self.writeAll(&output, to: 1)
+        Self.writeAll(&errors, to: 2)
+    }
+
+    private static func writeAll(_ bytes: inout [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { break }
+            offset += written
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// `text` in the given style when colour is on.
+    func styled(_ text: String, _ style: TextStyle) -> String {
+        usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// ANSI styles used in output.
+enum TextStyle: String {
+    case bold = "1"
+    case dim = "2"
+    case red = "1;31"
+    case green = "32"
+    case yellow = "1;33"
+    case cyan = "36"
+}
