@@ -1,0 +1,69 @@
+import Ensign
+import Testing
+
+@Suite("ensign validate")
+struct ValidateCommandTests {
+    @Test("The sample definitions are valid")
+    func sampleFlags() throws {
+        let result = try CLIRunner.run(["validate", "flags/", "--strict"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("0 errors, 0 warnings"))
+    }
+
+    @Test("Errors print as path:line:column and exit 1")
+    func errorsExitOne() throws {
+        let path = try CLIRunner.temporaryFile("version: 1\nflags:\n  pageSize: { type: int, default: twenty }\n")
+        let result = try CLIRunner.run(["validate", path])
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("\(path):3:35: error: 'pageSize' default \"twenty\" is not an int\n"))
+        #expect(result.output.contains("1 error, 0 warnings"))
+    }
+
+    @Test("Warnings pass unless --strict")
+    func strictWarnings() throws {
+        let path = try CLIRunner.temporaryFile("version: 1\nflags:\n  a: { type: bool, default: yes }\n")
+        #expect(try CLIRunner.run(["validate", path]).status == 0)
+        #expect(try CLIRunner.run(["validate", path, "--strict"]).status == 1)
+    }
+
+    @Test("An overlay file is checked against the definitions given with it")
+    func overlayAgainstDefinitions() throws {
+        let overlay = try CLIRunner.temporaryFile("flags:\n  beneficiaries.pageSize: 500\n", name: "deploy.yaml")
+        let result = try CLIRunner.run(["validate", "flags/", overlay])
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(
+                "\(overlay):2:27: error: 'beneficiaries.pageSize' value 500 is above the maximum of 100"))
+    }
+
+    @Test("--json prints one object with counts and located diagnostics")
+    func jsonOutput() throws {
+        let path = try CLIRunner.temporaryFile("flags:\n  a: { type: nope, default: 1 }\n")
+        let result = try CLIRunner.run(["validate", path, "--json"])
+        #expect(result.status == 1)
+        let report = try JSONValue(jsonText: result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(report["ok"] == false)
+        #expect(report["errors"] == 1)
+        let first = try #require(report["diagnostics"]?.arrayValue?.first)
+        #expect(first["line"] == 2)
+        #expect(first["column"] == 14)
+        #expect(first["key"] == "a")
+        #expect(first["severity"] == "error")
+    }
+
+    @Test("A path that does not exist is an error naming it")
+    func missingPath() throws {
+        let result = try CLIRunner.run(["validate", "/nonexistent/flags.yaml"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("/nonexistent/flags.yaml: error: cannot open file"))
+    }
+
+    @Test("--env checks only that environment's overlay")
+    func environmentFilter() throws {
+        let result = try CLIRunner.run(["validate", "flags/", "--env", "staging", "--json"])
+        let report = try JSONValue(jsonText: result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let files = report["files"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(files.contains("flags/environments/staging.yaml"))
+        #expect(!files.contains("flags/environments/production.yaml"))
+    }
+}
