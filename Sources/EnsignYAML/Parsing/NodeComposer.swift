@@ -144,19 +144,20 @@ struct NodeComposer {
             return
         }
         guard let key = stack[top].pendingKey else {
-            try acceptKey(node, in: &stack[top])
+            try Self.acceptKey(node, in: &stack[top])
             return
         }
         stack[top].pendingKey = nil
         if stack[top].pendingKeyIsMerge {
             stack[top].pendingKeyIsMerge = false
-            try acceptMerge(node, in: &stack[top])
+            try Self.acceptMerge(node, in: &stack[top])
         } else {
             stack[top].entries.append(YAMLMappingEntry(key: key, value: node))
         }
     }
 
-    private func acceptKey(_ key: YAMLNode, in collection: inout OpenCollection) throws(YAMLError) {
+    // Static, so that passing `&stack[top]` does not copy `self` (and with it every open collection).
+    private static func acceptKey(_ key: YAMLNode, in collection: inout OpenCollection) throws(YAMLError) {
         collection.pendingKey = key
         guard case .scalar(let text, let style) = key.content else { return }
         if text == "<<", style == .plain, key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
@@ -174,7 +175,7 @@ struct NodeComposer {
     }
 
     /// Where `key` already stands in the mapping, recording it if not.
-    private func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourceLocation? {
+    private static func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourceLocation? {
         if collection.keyIndex == nil {
             if let existing = collection.entries.first(where: { $0.key.scalarText == key }) {
                 return existing.key.location
@@ -194,7 +195,7 @@ struct NodeComposer {
         return nil
     }
 
-    private func acceptMerge(_ value: YAMLNode, in collection: inout OpenCollection) throws(YAMLError) {
+    private static func acceptMerge(_ value: YAMLNode, in collection: inout OpenCollection) throws(YAMLError) {
         let sources: [YAMLNode]
         switch value.content {
         case .mapping: sources = [value]
