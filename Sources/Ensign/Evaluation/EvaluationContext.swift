@@ -42,7 +42,7 @@ public struct EvaluationContext: Sendable, Hashable {
         var key: String?
         if case .string(let text)? = members["targetingKey"] {
             key = text
-            members["targetingKey"] = nil
+            members.removeValue(forKey: "targetingKey")
         }
         self.init(targetingKey: key, attributes: members)
     }

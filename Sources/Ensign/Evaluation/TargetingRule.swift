@@ -53,7 +53,10 @@ public struct TargetingRule: Sendable {
         self = compiled
     }
 
-    private init(source: JSONValue, options: TargetingOptions, compiled: TargetingCompiler.Compiled, warnings: [TargetingCompileProblem]) {
+    private init(
+        source: JSONValue, options: TargetingOptions, compiled: TargetingCompiler.Compiled,
+        warnings: [TargetingCompileProblem]
+    ) {
         self.source = source
         self.options = options
         self.warnings = warnings

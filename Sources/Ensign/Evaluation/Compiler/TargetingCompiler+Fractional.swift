@@ -18,7 +18,8 @@ extension TargetingCompiler {
             case .string(let key):
                 report(
                     .warning, at: first.path,
-                    "the bucketing key \"\(key)\" is a constant, so every subject lands in the same bucket; use an expression such as {\"var\": \"email\"}")
+                    "the bucketing key \"\(key)\" is a constant, so every subject lands in the same bucket; use an expression such as {\"var\": \"email\"}"
+                )
                 bucketing = .expression(.literal(first.value))
                 bucketArguments.removeFirst()
             case .object(let members) where members.count == 1:
@@ -44,7 +45,9 @@ extension TargetingCompiler {
             variants.append(compiled.variant)
         }
         let literalWeights = buckets.map { bucket in
-            bucket.weight.map { $0.literalValue.flatMap { FractionalNode.weight($0, hashing: options.fractionalHashing) } } ?? 1
+            bucket.weight.map {
+                $0.literalValue.flatMap { FractionalNode.weight($0, hashing: options.fractionalHashing) }
+            } ?? 1
         }
         if !buckets.isEmpty, !literalWeights.contains(nil) {
             let total = literalWeights.reduce(0) { $0 + ($1 ?? 0) }
@@ -60,7 +63,9 @@ extension TargetingCompiler {
 
     private mutating func compileBucket(_ bucket: Argument) -> (bucket: FractionalNode.Bucket, variant: Compiled)? {
         guard case .array(let items) = bucket.value else {
-            report(.error, at: bucket.path, "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.jsonText)")
+            report(
+                .error, at: bucket.path,
+                "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.jsonText)")
             return nil
         }
         guard !items.isEmpty else {
@@ -68,12 +73,16 @@ extension TargetingCompiler {
             return nil
         }
         if items.count > 2 {
-            report(.warning, at: bucket.path + [.index(2)], "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
+            report(
+                .warning, at: bucket.path + [.index(2)],
+                "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
         }
         let variant = compile(items[0], at: bucket.path + [.index(0)])
         switch variant.expression.literalValue {
         case .array?, .object?:
-            report(.error, at: bucket.path + [.index(0)], "a 'fractional' variant must be a string, boolean, number or null")
+            report(
+                .error, at: bucket.path + [.index(0)],
+                "a 'fractional' variant must be a string, boolean, number or null")
         default:
             break
         }
@@ -94,9 +103,14 @@ extension TargetingCompiler {
         let number = weight.numericValue ?? 1
         if number.rounded(.towardZero) != number || !number.isFinite {
             if options.fractionalHashing == .v2 {
-                report(.error, at: path, "'fractional' weights must be whole numbers (they are relative: use 125 and 875 for 12.5% and 87.5%)")
+                report(
+                    .error, at: path,
+                    "'fractional' weights must be whole numbers (they are relative: use 125 and 875 for 12.5% and 87.5%)"
+                )
             } else {
-                report(.warning, at: path, "v1 'fractional' hashing truncates the weight \(weight.jsonText) to a whole number")
+                report(
+                    .warning, at: path,
+                    "v1 'fractional' hashing truncates the weight \(weight.jsonText) to a whole number")
             }
         }
         if number < 0 {

@@ -49,12 +49,14 @@ extension TargetingCompiler {
         if isFlagdOperator {
             for (part, argument) in zip(parts, arguments) {
                 if let literal = part.expression.literalValue, literal.stringValue == nil {
-                    report(.warning, at: argument.path, "'\(name)' compares strings; with \(literal.jsonText) it always evaluates to null")
+                    report(
+                        .warning, at: argument.path,
+                        "'\(name)' compares strings; with \(literal.jsonText) it always evaluates to null")
                 }
             }
         }
         let expression = Expression.operation(operation, parts.map(\.expression))
-        if !operation.readsData, parts.allSatisfy({ $0.expression.literalValue != nil }),
+        if !operation.readsData, parts.allSatisfy(\.expression.isLiteral),
             let constant = try? expression.evaluate(in: .root, Self.constantEnvironment)
         {
             return compile(constant, at: path)
@@ -74,12 +76,15 @@ extension TargetingCompiler {
     private mutating func compileVariable(_ arguments: [Argument], at path: Path) -> Compiled {
         checkCount(of: "var", arguments.count, allowed: 0...2, at: path)
         guard let first = arguments.first else {
-            return .computed(.variable(VariableNode(key: .fixed(VariablePath(key: nil)), fallback: nil)), mayReturnStrings: true)
+            return .computed(
+                .variable(VariableNode(key: .fixed(VariablePath(key: nil)), fallback: nil)), mayReturnStrings: true)
         }
         let keyPart = compile(first.value, at: first.path)
-        let key: VariableNode.Key = keyPart.expression.literalValue.map { .fixed(VariablePath(key: $0)) } ?? .computed(keyPart.expression)
+        let key: VariableNode.Key =
+            keyPart.expression.literalValue.map { .fixed(VariablePath(key: $0)) } ?? .computed(keyPart.expression)
         let fallback = arguments.count > 1 ? compile(arguments[1].value, at: arguments[1].path) : nil
-        var compiled = Compiled.oneOf(.variable(VariableNode(key: key, fallback: fallback?.expression)), fallback.map { [$0] } ?? [])
+        var compiled = Compiled.oneOf(
+            .variable(VariableNode(key: key, fallback: fallback?.expression)), fallback.map { [$0] } ?? [])
         compiled.mayReturnOtherStrings = true
         return compiled
     }
@@ -97,7 +102,8 @@ extension TargetingCompiler {
         default: kind = .some
         }
         func part(_ index: Int) -> Expression? { index < parts.count ? parts[index].expression : nil }
-        let expression = Expression.iteration(IterationNode(kind: kind, source: part(0), body: part(1), initial: part(2)))
+        let expression = Expression.iteration(
+            IterationNode(kind: kind, source: part(0), body: part(1), initial: part(2)))
         guard kind == .reduce else { return .computed(expression, mayReturnStrings: false) }
         var compiled = Compiled.oneOf(expression, Array(parts.dropFirst(2)))
         compiled.mayReturnOtherStrings = true
@@ -116,16 +122,19 @@ extension TargetingCompiler {
             {
                 report(
                     .warning, at: arguments[1].path,
-                    "'sem_ver' has no comparison \(literal.jsonText); use one of \(comparisons). It always evaluates to null")
+                    "'sem_ver' has no comparison \(literal.jsonText); use one of \(comparisons). It always evaluates to null"
+                )
             }
             for index in [0, 2] {
                 if let literal = parts[index].expression.literalValue, SemanticVersion(value: literal) == nil {
                     report(
                         .warning, at: arguments[index].path,
-                        "\(literal.jsonText) is not a semantic version (like \"1.2.3\" or \"v2.0.0-beta.1\"); 'sem_ver' always evaluates to null")
+                        "\(literal.jsonText) is not a semantic version (like \"1.2.3\" or \"v2.0.0-beta.1\"); 'sem_ver' always evaluates to null"
+                    )
                 }
             }
         }
-        return .computed(.semanticVersion(SemanticVersionNode(operands: parts.map(\.expression))), mayReturnStrings: false)
+        return .computed(
+            .semanticVersion(SemanticVersionNode(operands: parts.map(\.expression))), mayReturnStrings: false)
     }
 }

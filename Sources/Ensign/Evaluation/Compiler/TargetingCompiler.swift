@@ -51,7 +51,8 @@ struct TargetingCompiler {
     /// Records a problem at `path` in the rule or evaluator being compiled.
     mutating func report(_ severity: TargetingCompileProblem.Severity, at path: Path, _ message: String) {
         problems.append(
-            TargetingCompileProblem(severity: severity, path: path, evaluatorName: evaluatorStack.last, message: message))
+            TargetingCompileProblem(
+                severity: severity, path: path, evaluatorName: evaluatorStack.last, message: message))
     }
 
     /// Compiles `value`, found at `path`.
@@ -111,7 +112,9 @@ struct TargetingCompiler {
         case (let low, let high) where high == low + 1: expected = "\(low) or \(high) arguments"
         case (let low, let high): expected = "\(low) to \(high) arguments"
         }
-        report(severity, at: path, "'\(name)' takes \(expected), but \(count) \(count == 1 ? "was" : "were") given\(consequence)")
+        report(
+            severity, at: path,
+            "'\(name)' takes \(expected), but \(count) \(count == 1 ? "was" : "were") given\(consequence)")
         return false
     }
 
@@ -132,7 +135,7 @@ struct TargetingCompiler {
             report(.error, at: path, "'$ref' takes the name of an entry in $evaluators, a string")
             return .computed(.literal(.null), mayReturnStrings: false)
         }
-        guard evaluators[name] != nil else {
+        guard evaluators.keys.contains(name) else {
             var message = "'$ref' names the evaluator '\(name)', which $evaluators does not define"
             if evaluators.isEmpty {
                 message += "; add it under $evaluators"

@@ -60,7 +60,7 @@ final class FractionalNode: Sendable {
     static func weight(_ value: JSONValue?, hashing: FractionalHashing) -> Int? {
         let number: Double
         switch value {
-        case nil, .null?: return 1
+        case .none, .null?: return 1
         case .int(let integer)?: number = Double(integer)
         case .double(let double)?: number = double
         default: return nil

@@ -25,7 +25,8 @@ extension Operator {
             guard operands.count > 2 else { return .bool(JavaScript.isLess(first, second, orEqual: orEqual)) }
             let third = try operands.value(at: 2, in: scope, environment)
             return .bool(
-                JavaScript.isLess(first, second, orEqual: orEqual) && JavaScript.isLess(second, third, orEqual: orEqual))
+                JavaScript.isLess(first, second, orEqual: orEqual) && JavaScript.isLess(second, third, orEqual: orEqual)
+            )
         case .not:
             return .bool(!(try operands.value(at: 0, in: scope, environment)?.isTruthy ?? false))
         case .truthy:
@@ -148,7 +149,7 @@ extension Operator {
     {
         keys.filter { key in
             switch environment.lookUp(VariablePath(key: key), in: scope) {
-            case nil, .null?, .string("")?: return true
+            case .none, .null?, .string("")?: return true
             default: return false
             }
         }
@@ -195,10 +196,12 @@ extension Operator {
             let tail = Array(units[clampedStart(start, count: units.count)...])
             // `temp.length + end`: a string `end` concatenates, and the result is not a number.
             let keep = length?.stringValue == nil ? Double(tail.count) + JavaScript.number(length) : .nan
-            return .string(String(decoding: tail.prefix(clampedLength(.double(keep), available: tail.count)), as: UTF16.self))
+            return .string(
+                String(decoding: tail.prefix(clampedLength(.double(keep), available: tail.count)), as: UTF16.self))
         }
         let from = clampedStart(start, count: units.count)
-        let count = length == nil ? units.count - from : clampedLength(length, available: units.count - from)
+        var count = units.count - from
+        if case .some = length { count = clampedLength(length, available: count) }
         return .string(String(decoding: units[from..<(from + count)], as: UTF16.self))
     }
 

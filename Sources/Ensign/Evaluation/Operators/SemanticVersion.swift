@@ -161,7 +161,8 @@ final class SemanticVersionNode: Sendable {
 
     init(operands: [Expression]) {
         self.operands = operands
-        constantComparison = operands.count == 3 ? operands[1].literalValue?.stringValue.flatMap { .init(rawValue: $0) } : nil
+        constantComparison =
+            operands.count == 3 ? operands[1].literalValue?.stringValue.flatMap { .init(rawValue: $0) } : nil
         constantTarget = operands.count == 3 ? operands[2].literalValue.flatMap { SemanticVersion(value: $0) } : nil
     }
 

@@ -45,7 +45,7 @@ struct EvaluationEnvironment {
             case .whole: return .object(["current": current, "accumulator": accumulator])
             case .current: return VariablePath.descend(from: current, through: path.components, startingAt: 1)
             case .accumulator: return VariablePath.descend(from: accumulator, through: path.components, startingAt: 1)
-            case .other: return nil
+            case .other: return .none
             }
         case .root:
             switch root {
@@ -71,7 +71,7 @@ struct EvaluationEnvironment {
         case .attribute:
             head = context.attributes[path.components[0].key]
         }
-        guard let head else { return nil }
+        guard let head else { return .none }
         return VariablePath.descend(from: head, through: path.components, startingAt: path.contextHeadLength)
     }
 
@@ -93,11 +93,13 @@ struct EvaluationEnvironment {
         var hasher = MurmurHash3()
         switch root {
         case .context(let context):
-            guard let key = context.targetingKey ?? context.attributes["targetingKey"]?.stringValue else { return nil }
+            guard let key = context.targetingKey ?? context.attributes["targetingKey"]?.stringValue else {
+                return .none
+            }
             hasher.combine(flagKey)
             hasher.combine(key)
         case .data(let data):
-            guard case .string(let key)? = data["targetingKey"] else { return nil }
+            guard case .string(let key)? = data["targetingKey"] else { return .none }
             hasher.combine(data["$flagd"]?["flagKey"]?.stringValue ?? flagKey)
             hasher.combine(key)
         }

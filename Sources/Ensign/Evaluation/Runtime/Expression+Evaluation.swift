@@ -52,7 +52,9 @@ extension [Expression] {
     func value(at index: Int, in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
         -> JSONValue?
     {
-        index < count ? try self[index].evaluate(in: scope, environment) : nil
+        // `.none`, not `nil`: JSONValue is itself expressible by `nil` (as `.null`).
+        guard index < count else { return .none }
+        return try self[index].evaluate(in: scope, environment)
     }
 }
 
@@ -120,7 +122,7 @@ extension IterationNode {
     /// throws, a string yields its UTF-16 code units, and other values have no elements.
     private static func elementsForQuantifier(_ collection: JSONValue?) throws(EvaluationFailure) -> [JSONValue] {
         switch collection {
-        case nil, .null?:
+        case .none, .null?:
             throw EvaluationFailure()
         case .array(let elements)?:
             return elements

@@ -26,6 +26,12 @@ enum Expression: Sendable {
     /// flagd's `sem_ver`.
     case semanticVersion(SemanticVersionNode)
 
+    /// Whether the expression is a constant.
+    var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
     /// The constant value, when the expression is a literal.
     var literalValue: JSONValue? {
         if case .literal(let value) = self { return value }

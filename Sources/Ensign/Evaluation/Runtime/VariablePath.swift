@@ -48,10 +48,11 @@ struct VariablePath: Sendable {
     /// data; anything else is converted to text and split at dots.
     init(key: JSONValue?) {
         switch key {
-        case nil, .null?, .string("")?:
+        case .none, .null?, .string("")?:
             components = []
         case let key?:
-            components = key.javaScriptString.split(separator: ".", omittingEmptySubsequences: false).map(Component.init)
+            components = key.javaScriptString.split(separator: ".", omittingEmptySubsequences: false).map(
+                Component.init)
         }
         switch components.first?.key {
         case nil:
@@ -88,13 +89,13 @@ struct VariablePath: Sendable {
         while position < components.count {
             switch current {
             case .object(let members):
-                guard let next = members[components[position].key] else { return nil }
+                guard let next = members[components[position].key] else { return .none }
                 current = next
             case .array(let elements):
-                guard let index = components[position].index, index < elements.count else { return nil }
+                guard let index = components[position].index, index < elements.count else { return .none }
                 current = elements[index]
             default:
-                return nil
+                return .none
             }
             position += 1
         }

@@ -98,8 +98,8 @@ enum JavaScript {
     /// JavaScript, and every array a rule builds is a new one, so two containers are never equal.
     static func looselyEqual(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
         switch (lhs, rhs) {
-        case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?): return true
-        case (nil, _), (_, nil), (.null?, _), (_, .null?): return false
+        case (.none, .none), (.none, .null?), (.null?, .none), (.null?, .null?): return true
+        case (.none, _), (_, .none), (.null?, _), (_, .null?): return false
         case (let lhs?, let rhs?): return looselyEqualDefined(lhs, rhs)
         }
     }
@@ -124,7 +124,7 @@ enum JavaScript {
     /// `a === b` (strict equality): same type and value; containers only by identity (never).
     static func strictlyEqual(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
         switch (lhs, rhs) {
-        case (nil, nil), (.null?, .null?): return true
+        case (.none, .none), (.null?, .null?): return true
         case (.int(let a)?, .int(let b)?): return a == b
         case (.int?, .double?), (.double?, .int?), (.double?, .double?):
             return number(lhs) == number(rhs)
@@ -162,7 +162,8 @@ enum JavaScript {
     static func haveSameCodeUnits(_ lhs: String, _ rhs: String) -> Bool {
         let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+                left.count == right.count
+                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
         if let fast, let result = fast { return result }
