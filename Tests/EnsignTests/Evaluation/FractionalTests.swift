@@ -40,7 +40,8 @@ extension EvaluationTests {
 
         @Test("A bucketing expression puts each subject in flagd's bucket", arguments: cases)
         func bucketsLikeFlagd(_ example: Case) throws {
-            let rule = try EvaluationTests.rule(example.rule, options: TargetingOptions(fractionalHashing: example.hashing))
+            let rule = try EvaluationTests.rule(
+                example.rule, options: TargetingOptions(fractionalHashing: example.hashing))
             let context: EvaluationContext = ["user": ["name": .string(example.name)]]
             #expect(rule.evaluate(context: context, flagKey: example.flagKey) == .string(example.expected))
         }
@@ -65,7 +66,9 @@ extension EvaluationTests {
             ]
             for (key, expected) in expectations {
                 let context = EvaluationContext(targetingKey: key)
-                #expect(rule.evaluate(context: context, flagKey: "fractional-hash-edge-flag") == .string(expected), "\(key)")
+                #expect(
+                    rule.evaluate(context: context, flagKey: "fractional-hash-edge-flag") == .string(expected), "\(key)"
+                )
             }
         }
 
@@ -83,13 +86,20 @@ extension EvaluationTests {
                   [{"if": [{"==": [{"var": "tier"}, "premium"]}, "premium", "standard"]}, 50], ["standard", 50]]}
                 """)
             let flag = "fractional-nested-if-flag"
-            #expect(variantIf.evaluate(context: ["targetingKey": "jon@company.com", "tier": "premium"], flagKey: flag) == "premium")
-            #expect(variantIf.evaluate(context: ["targetingKey": "jon@company.com", "tier": "basic"], flagKey: flag) == "standard")
-            #expect(variantIf.evaluate(context: ["targetingKey": "user1", "tier": "premium"], flagKey: flag) == "standard")
+            #expect(
+                variantIf.evaluate(context: ["targetingKey": "jon@company.com", "tier": "premium"], flagKey: flag)
+                    == "premium")
+            #expect(
+                variantIf.evaluate(context: ["targetingKey": "jon@company.com", "tier": "basic"], flagKey: flag)
+                    == "standard")
+            #expect(
+                variantIf.evaluate(context: ["targetingKey": "user1", "tier": "premium"], flagKey: flag) == "standard")
 
             let variantVar = try EvaluationTests.rule(
                 #"{"fractional": [{"var": "targetingKey"}, [{"var": "color"}, 50], ["blue", 50]]}"#)
-            #expect(variantVar.evaluate(context: ["targetingKey": "jon@company.com", "color": "green"], flagKey: "f") == "green")
+            #expect(
+                variantVar.evaluate(context: ["targetingKey": "jon@company.com", "color": "green"], flagKey: "f")
+                    == "green")
             #expect(variantVar.evaluate(context: ["targetingKey": "user1", "color": "red"], flagKey: "f") == "blue")
             #expect(variantVar.evaluate(context: ["targetingKey": "jon@company.com"], flagKey: "f") == .null)
 
@@ -99,15 +109,20 @@ extension EvaluationTests {
                   ["red", {"if": [{"==": [{"var": "tier"}, "premium"]}, 100, 0]}], ["blue", 10]]}
                 """)
             for key in ["jon@company.com", "user1"] {
-                #expect(weightIf.evaluate(context: ["targetingKey": .string(key), "tier": "premium"], flagKey: "f") == "red")
-                #expect(weightIf.evaluate(context: ["targetingKey": .string(key), "tier": "basic"], flagKey: "f") == "blue")
+                #expect(
+                    weightIf.evaluate(context: ["targetingKey": .string(key), "tier": "premium"], flagKey: "f") == "red"
+                )
+                #expect(
+                    weightIf.evaluate(context: ["targetingKey": .string(key), "tier": "basic"], flagKey: "f") == "blue")
             }
         }
 
         @Test("Boolean variants make fractional usable as a condition")
         func asCondition() throws {
-            let always = try EvaluationTests.rule(#"{"if": [{"fractional": [[false, 0], [true, 100]]}, "big", "small"]}"#)
-            let never = try EvaluationTests.rule(#"{"if": [{"fractional": [[false, 100], [true, 0]]}, "big", "small"]}"#)
+            let always = try EvaluationTests.rule(
+                #"{"if": [{"fractional": [[false, 0], [true, 100]]}, "big", "small"]}"#)
+            let never = try EvaluationTests.rule(
+                #"{"if": [{"fractional": [[false, 100], [true, 0]]}, "big", "small"]}"#)
             let context: EvaluationContext = ["targetingKey": "some-targeting-key"]
             #expect(always.evaluate(context: context, flagKey: "fractional-as-condition-flag") == "big")
             #expect(never.evaluate(context: context, flagKey: "fractional-as-condition-false-flag") == "small")
@@ -128,7 +143,8 @@ extension EvaluationTests {
             #expect(zero.rule?.evaluate(context: ["targetingKey": "any-user"], flagKey: "f") == .null)
             #expect(zero.problems.map(\.severity) == [.warning])
 
-            let negative = try EvaluationTests.rule(#"{"fractional": [{"var": "targetingKey"}, ["one", -50], ["two", 100]]}"#)
+            let negative = try EvaluationTests.rule(
+                #"{"fractional": [{"var": "targetingKey"}, ["one", -50], ["two", 100]]}"#)
             #expect(negative.evaluate(context: ["targetingKey": "any-user"], flagKey: "f") == "two")
         }
 
@@ -154,7 +170,8 @@ extension EvaluationTests {
                 #"{"fractional": [["on", 25], ["off", 75]]}"#, options: TargetingOptions(fractionalHashing: hashing))
             var on = 0
             let subjects = 20_000
-            for index in 0..<subjects where rule.evaluate(context: ["targetingKey": .string("user-\(index)")], flagKey: "rollout") == "on" {
+            for index in 0..<subjects
+            where rule.evaluate(context: ["targetingKey": .string("user-\(index)")], flagKey: "rollout") == "on" {
                 on += 1
             }
             let share = Double(on) / Double(subjects)
@@ -168,7 +185,9 @@ extension EvaluationTests {
             let jack: EvaluationContext = ["user": ["name": "jack"]]
             #expect(v1.evaluate(context: jack, flagKey: "fractional-flag") == "spades")
             #expect(v2.evaluate(context: jack, flagKey: "fractional-flag") == "hearts")
-            #expect(v2.evaluate(context: jack, flagKey: "fractional-flag") == v2.evaluate(context: jack, flagKey: "fractional-flag"))
+            #expect(
+                v2.evaluate(context: jack, flagKey: "fractional-flag")
+                    == v2.evaluate(context: jack, flagKey: "fractional-flag"))
         }
 
         @Test("With plain JSON data, targetingKey and $flagd.flagKey come from the data")
@@ -177,7 +196,9 @@ extension EvaluationTests {
             let data = try EvaluationTests.json(
                 #"{"targetingKey": "jane@company.com", "$flagd": {"flagKey": "fractional-flag-shorthand"}}"#)
             #expect(rule.evaluate(data: data) == "tails")
-            #expect(rule.evaluate(data: ["targetingKey": "jon@company.com"], flagKey: "fractional-flag-shorthand") == "heads")
+            #expect(
+                rule.evaluate(data: ["targetingKey": "jon@company.com"], flagKey: "fractional-flag-shorthand")
+                    == "heads")
         }
     }
 }

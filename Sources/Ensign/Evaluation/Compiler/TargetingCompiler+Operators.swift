@@ -59,7 +59,7 @@ extension TargetingCompiler {
         if !operation.readsData, parts.allSatisfy(\.expression.isLiteral),
             let constant = try? expression.evaluate(in: .root, Self.constantEnvironment)
         {
-            return compile(constant, at: path)
+            return literal(constant, at: path)
         }
         switch operation {
         case .log: return .oneOf(expression, Array(parts.prefix(1)))

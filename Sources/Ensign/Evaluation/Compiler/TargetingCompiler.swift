@@ -74,14 +74,18 @@ struct TargetingCompiler {
         case .object(let members) where members.count == 1:
             let (name, argument) = members.first!
             return compileOperator(name, argument, at: path + [.key(name)])
-        case .string(let text):
-            return Compiled(
-                expression: .literal(value),
-                stringResults: [TargetingStringResult(value: text, path: path, evaluatorName: evaluatorStack.last)],
-                mayReturnOtherStrings: false)
         default:
-            return .computed(.literal(value), mayReturnStrings: false)
+            return literal(value, at: path)
         }
+    }
+
+    /// A constant found (or computed at compile time) at `path`.
+    func literal(_ value: JSONValue, at path: Path) -> Compiled {
+        guard case .string(let text) = value else { return .computed(.literal(value), mayReturnStrings: false) }
+        return Compiled(
+            expression: .literal(value),
+            stringResults: [TargetingStringResult(value: text, path: path, evaluatorName: evaluatorStack.last)],
+            mayReturnOtherStrings: false)
     }
 
     /// Compiles each argument.
