@@ -1,0 +1,78 @@
+/// The operator names a targeting rule may use, for the compiler.
+enum OperatorCatalog {
+    /// Operators compiled to ``Expression/operation(_:_:)``, by name (aliases included: the
+    /// JsonLogic suite exercises json-logic-js's `equal`, `add`, `substract`, …).
+    static let operations: [String: Operator] = [
+        "==": .looselyEqual, "equal": .looselyEqual,
+        "===": .strictlyEqual, "strictEqual": .strictlyEqual,
+        "!=": .notLooselyEqual, "notEqual": .notLooselyEqual,
+        "!==": .notStrictlyEqual, "strictNotEqual": .notStrictlyEqual,
+        ">": .greater, "greater": .greater,
+        ">=": .greaterOrEqual, "greaterOrEqual": .greaterOrEqual,
+        "<": .less, "less": .less,
+        "<=": .lessOrEqual, "lessOrEqual": .lessOrEqual,
+        "!": .not, "not": .not,
+        "!!": .truthy, "booleanCasting": .truthy,
+        "%": .remainder, "modulo": .remainder,
+        "+": .add, "add": .add,
+        "*": .multiply, "multiply": .multiply,
+        "-": .subtract, "substract": .subtract,
+        "/": .divide, "divide": .divide,
+        "max": .maximum, "min": .minimum,
+        "cat": .concatenate, "substr": .substring, "in": .contains, "merge": .merge,
+        "missing": .missing, "missing_some": .missingSome, "log": .log,
+        "starts_with": .startsWith, "ends_with": .endsWith,
+    ]
+
+    /// Operators the compiler handles itself (control flow, scoping, flagd's structured operators).
+    static let specialForms: Set<String> = [
+        "var", "if", "?:", "and", "or", "map", "filter", "reduce", "all", "none", "some", "fractional", "sem_ver",
+        "$ref",
+    ]
+
+    /// Every operator name.
+    static var allNames: [String] { (Array(operations.keys) + Array(specialForms)).sorted() }
+
+    /// The closest known name to `name` (by edit distance, at most 2), to suggest in an error.
+    static func suggestion(for name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 && $0.1 < name.count }
+        return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+
+    private static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let left = Array(lhs.lowercased())
+        let right = Array(rhs.lowercased())
+        if left.isEmpty || right.isEmpty { return max(left.count, right.count) }
+        var previous = Array(0...right.count)
+        for (i, leftCharacter) in left.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: right.count)
+            for (j, rightCharacter) in right.enumerated() {
+                let substitution = previous[j] + (leftCharacter == rightCharacter ? 0 : 1)
+                current[j + 1] = min(substitution, previous[j + 1] + 1, current[j] + 1)
+            }
+            previous = current
+        }
+        return previous[right.count]
+    }
+}
+
+extension Operator {
+    /// How many operands the operator meaningfully takes.
+    var operandCounts: ClosedRange<Int> {
+        switch self {
+        case .looselyEqual, .strictlyEqual, .notLooselyEqual, .notStrictlyEqual, .greater, .greaterOrEqual,
+            .remainder, .divide, .contains, .missingSome, .startsWith, .endsWith:
+            return 2...2
+        case .less, .lessOrEqual, .substring: return 2...3
+        case .not, .truthy, .log: return 1...1
+        case .subtract: return 1...2
+        case .multiply, .maximum, .minimum: return 1...Int.max
+        case .add, .concatenate, .merge, .missing: return 0...Int.max
+        }
+    }
+
+    /// Whether the result depends on the data (and so cannot be computed at compile time).
+    var readsData: Bool {
+        self == .missing || self == .missingSome
+    }
+}

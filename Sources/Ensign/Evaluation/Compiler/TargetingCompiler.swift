@@ -1,0 +1,161 @@
+/// Compiles a targeting rule's JSON into an ``Expression`` tree, collecting every problem and
+/// the literal strings the rule can return.
+///
+/// One compiler compiles one rule (and the evaluators it reaches through `$ref`, each once).
+struct TargetingCompiler {
+    typealias Path = [TargetingPathComponent]
+
+    /// How deeply a rule may nest, `$ref`s included, before it is an error.
+    static let maximumDepth = 256
+
+    /// A compiled sub-rule and what it can evaluate to.
+    struct Compiled {
+        var expression: Expression
+        /// Literal strings this sub-rule can evaluate to.
+        var stringResults: [TargetingStringResult]
+        /// Whether it can also evaluate to strings that are not literals in the rule.
+        var mayReturnOtherStrings: Bool
+
+        /// A sub-rule whose possible results are not known strings.
+        static func computed(_ expression: Expression, mayReturnStrings: Bool) -> Compiled {
+            Compiled(expression: expression, stringResults: [], mayReturnOtherStrings: mayReturnStrings)
+        }
+
+        /// A sub-rule that evaluates to one of `parts`.
+        static func oneOf(_ expression: Expression, _ parts: [Compiled]) -> Compiled {
+            Compiled(
+                expression: expression, stringResults: parts.flatMap(\.stringResults),
+                mayReturnOtherStrings: parts.contains { $0.mayReturnOtherStrings })
+        }
+    }
+
+    /// An operator's argument with its location.
+    struct Argument {
+        let value: JSONValue
+        let path: Path
+    }
+
+    let evaluators: [String: JSONValue]
+    let options: TargetingOptions
+    private(set) var problems: [TargetingCompileProblem] = []
+    private var compiledEvaluators: [String: Compiled] = [:]
+    /// The evaluators being compiled, outermost first: the last one is where paths are relative to.
+    private var evaluatorStack: [String] = []
+    private var depth = 0
+
+    init(evaluators: [String: JSONValue], options: TargetingOptions) {
+        self.evaluators = evaluators
+        self.options = options
+    }
+
+    /// Records a problem at `path` in the rule or evaluator being compiled.
+    mutating func report(_ severity: TargetingCompileProblem.Severity, at path: Path, _ message: String) {
+        problems.append(
+            TargetingCompileProblem(
+                severity: severity, path: path, evaluatorName: evaluatorStack.last, message: message))
+    }
+
+    /// Compiles `value`, found at `path`.
+    mutating func compile(_ value: JSONValue, at path: Path) -> Compiled {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            report(.error, at: path, "the rule nests more than \(Self.maximumDepth) levels deep")
+            return .computed(.literal(.null), mayReturnStrings: false)
+        }
+        switch value {
+        case .array(let elements):
+            var parts: [Compiled] = []
+            for (index, element) in elements.enumerated() { parts.append(compile(element, at: path + [.index(index)])) }
+            let literals = parts.compactMap(\.expression.literalValue)
+            let expression: Expression =
+                literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
+            return .computed(expression, mayReturnStrings: false)
+        case .object(let members) where members.count == 1:
+            let (name, argument) = members.first!
+            return compileOperator(name, argument, at: path + [.key(name)])
+        default:
+            return literal(value, at: path)
+        }
+    }
+
+    /// A constant found (or computed at compile time) at `path`.
+    func literal(_ value: JSONValue, at path: Path) -> Compiled {
+        guard case .string(let text) = value else { return .computed(.literal(value), mayReturnStrings: false) }
+        return Compiled(
+            expression: .literal(value),
+            stringResults: [TargetingStringResult(value: text, path: path, evaluatorName: evaluatorStack.last)],
+            mayReturnOtherStrings: false)
+    }
+
+    /// Compiles each argument.
+    mutating func compileAll(_ arguments: [Argument]) -> [Compiled] {
+        var parts: [Compiled] = []
+        for argument in arguments { parts.append(compile(argument.value, at: argument.path)) }
+        return parts
+    }
+
+    /// The arguments of an operator whose value is `argument` at `path`: the elements of an
+    /// array, or the value itself (JsonLogic's shorthand `{"var": "x"}` for `{"var": ["x"]}`).
+    static func arguments(of argument: JSONValue, at path: Path) -> [Argument] {
+        guard case .array(let elements) = argument else { return [Argument(value: argument, path: path)] }
+        return elements.enumerated().map { Argument(value: $1, path: path + [.index($0)]) }
+    }
+
+    /// Reports an argument count outside `allowed`; returns whether the count is allowed.
+    @discardableResult
+    mutating func checkCount(
+        of name: String, _ count: Int, allowed: ClosedRange<Int>, at path: Path,
+        severity: TargetingCompileProblem.Severity = .error, consequence: String = ""
+    ) -> Bool {
+        guard !allowed.contains(count) else { return true }
+        let expected: String
+        switch (allowed.lowerBound, allowed.upperBound) {
+        case (let low, let high) where low == high: expected = "\(low) argument\(low == 1 ? "" : "s")"
+        case (let low, Int.max): expected = "at least \(low) argument\(low == 1 ? "" : "s")"
+        case (let low, let high) where high == low + 1: expected = "\(low) or \(high) arguments"
+        case (let low, let high): expected = "\(low) to \(high) arguments"
+        }
+        report(
+            severity, at: path,
+            "'\(name)' takes \(expected), but \(count) \(count == 1 ? "was" : "were") given\(consequence)")
+        return false
+    }
+
+    /// Compiles (once) the evaluator `name`, reporting problems relative to it.
+    mutating func compileEvaluator(named name: String) -> Compiled? {
+        if let compiled = compiledEvaluators[name] { return compiled }
+        guard let body = evaluators[name] else { return nil }
+        evaluatorStack.append(name)
+        let compiled = compile(body, at: [])
+        evaluatorStack.removeLast()
+        compiledEvaluators[name] = compiled
+        return compiled
+    }
+
+    /// `{"$ref": "name"}`: the evaluator's compiled rule, inlined.
+    mutating func compileReference(_ argument: JSONValue, at path: Path) -> Compiled {
+        guard case .string(let name) = argument else {
+            report(.error, at: path, "'$ref' takes the name of an entry in $evaluators, a string")
+            return .computed(.literal(.null), mayReturnStrings: false)
+        }
+        guard evaluators.keys.contains(name) else {
+            var message = "'$ref' names the evaluator '\(name)', which $evaluators does not define"
+            if evaluators.isEmpty {
+                message += "; add it under $evaluators"
+            } else if let suggestion = OperatorCatalog.suggestion(for: name, among: Array(evaluators.keys)) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "; defined evaluators: " + evaluators.keys.sorted().joined(separator: ", ")
+            }
+            report(.error, at: path, message)
+            return .computed(.literal(.null), mayReturnStrings: false)
+        }
+        if let start = evaluatorStack.firstIndex(of: name) {
+            let cycle = (evaluatorStack[start...] + [name]).joined(separator: " → ")
+            report(.error, at: path, "evaluator '\(name)' refers to itself through $ref (\(cycle)); break the cycle")
+            return .computed(.literal(.null), mayReturnStrings: false)
+        }
+        return compileEvaluator(named: name) ?? .computed(.literal(.null), mayReturnStrings: false)
+    }
+}

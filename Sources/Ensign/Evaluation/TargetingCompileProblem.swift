@@ -1,0 +1,116 @@
+/// One step of a path into a targeting rule's JSON: an object member or an array element.
+///
+/// ```swift
+/// let path: [TargetingPathComponent] = ["if", 0, "in"]   // rule.if[0].in
+/// ```
+public enum TargetingPathComponent: Sendable, Hashable {
+    /// An object member, by key (for operators, the operator's name).
+    case key(String)
+    /// An array element, by zero-based index.
+    case index(Int)
+}
+
+extension TargetingPathComponent: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    /// Creates a ``key(_:)`` component.
+    public init(stringLiteral value: String) { self = .key(value) }
+
+    /// Creates an ``index(_:)`` component.
+    public init(integerLiteral value: Int) { self = .index(value) }
+
+    /// The component as it appears in ``TargetingCompileProblem/pathDescription``: `.key` or `[3]`.
+    public var description: String {
+        switch self {
+        case .key(let key): return "." + key
+        case .index(let index): return "[\(index)]"
+        }
+    }
+}
+
+/// Something wrong (an error) or suspicious (a warning) in a targeting rule, found when it was
+/// compiled.
+///
+/// ``path`` locates the problem inside the rule's JSON — at the operator's key for a problem
+/// with the operator as a whole (unknown operator, wrong number of arguments), or at the
+/// argument for a problem with one argument — so a loader can map it back to a file, line and
+/// column. When the problem is inside a shared evaluator that the rule reaches through `$ref`,
+/// ``evaluatorName`` names it and ``path`` is relative to that evaluator's rule.
+public struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The rule cannot be used.
+        case error
+        /// The rule compiles, but part of it can only evaluate to `null` or looks like a mistake.
+        case warning
+    }
+
+    /// Whether the problem prevents compilation.
+    public let severity: Severity
+    /// Where the problem is, from the rule's root (or the named evaluator's root).
+    public let path: [TargetingPathComponent]
+    /// The `$evaluators` entry the path is relative to, when the problem is inside one.
+    public let evaluatorName: String?
+    /// What is wrong and, where it helps, how to fix it.
+    public let message: String
+
+    /// Creates a problem.
+    public init(severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String) {
+        self.severity = severity
+        self.path = path
+        self.evaluatorName = evaluatorName
+        self.message = message
+    }
+
+    /// The location as text: `targeting.if[0].in` or `$evaluators.isStaff.ends_with[1]`.
+    public var pathDescription: String {
+        let root = evaluatorName.map { "$evaluators." + $0 } ?? "targeting"
+        return root + path.map(\.description).joined()
+    }
+
+    /// The problem as `error: targeting.if[0].in: message`.
+    public var description: String { "\(severity.rawValue): \(pathDescription): \(message)" }
+}
+
+/// The error thrown by ``TargetingRule/init(compiling:evaluators:options:)`` when a rule has
+/// errors; it carries every problem found, warnings included.
+public struct TargetingCompileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// All problems, in the order they appear in the rule.
+    public let problems: [TargetingCompileProblem]
+
+    /// Creates an error carrying `problems`.
+    public init(problems: [TargetingCompileProblem]) {
+        self.problems = problems
+    }
+
+    /// The problems with severity ``TargetingCompileProblem/Severity/error``.
+    public var errors: [TargetingCompileProblem] { problems.filter { $0.severity == .error } }
+
+    /// One problem per line.
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// A literal string a rule can evaluate to, such as a branch of `if` or a variant of
+/// `fractional`, with where it is written.
+public struct TargetingStringResult: Sendable, Hashable {
+    /// The string the rule can return.
+    public let value: String
+    /// Where the literal is, from the rule's root (or the named evaluator's root).
+    public let path: [TargetingPathComponent]
+    /// The `$evaluators` entry the path is relative to, when the literal is inside one.
+    public let evaluatorName: String?
+
+    /// Creates a result description.
+    public init(value: String, path: [TargetingPathComponent], evaluatorName: String? = nil) {
+        self.value = value
+        self.path = path
+        self.evaluatorName = evaluatorName
+    }
+}
+
+/// The outcome of ``TargetingRule/compile(_:evaluators:options:)``: the rule when it has no
+/// errors, and every problem found.
+public struct TargetingCompilation: Sendable {
+    /// The compiled rule, or `nil` when ``problems`` contains an error.
+    public let rule: TargetingRule?
+    /// Every error and warning, in the order they appear in the rule.
+    public let problems: [TargetingCompileProblem]
+}

@@ -1,0 +1,137 @@
+/// A flagd targeting rule — JsonLogic plus `fractional`, `sem_ver`, `starts_with`,
+/// `ends_with` and `$ref` — compiled once and evaluated many times.
+///
+/// Compiling resolves every operator, splits every `var` path, folds constant sub-rules and
+/// inlines each `$ref` to a shared evaluator, and reports every problem at once, each with the
+/// path of the offending part of the rule. Evaluating walks the compiled tree: no parsing, no
+/// name lookups, and no merged context object per call.
+///
+/// JsonLogic semantics follow json-logic-js, the reference implementation (truthiness, `==`
+/// coercion, `var` paths, `if` chains); the flagd operators follow flagd. The rule's root data is
+/// the ``EvaluationContext``'s attributes plus `targetingKey` and flagd's `$flagd.flagKey` and
+/// `$flagd.timestamp`.
+///
+/// Evaluation never throws and never traps: where json-logic-js would throw, or a flagd
+/// operator fails (a missing targeting key for `fractional`, an invalid version for
+/// `sem_ver`, …), the result is `null` — which flagd reads as "no match: use the default variant".
+///
+/// ```swift
+/// let rule = try TargetingRule(compiling: try JSONValue(jsonText: """
+///     {"if": [{"in": [{"var": "country"}, ["FR", "BE"]]}, {"fractional": [["on", 25], ["off", 75]]}, null]}
+///     """))
+/// let variant = rule.evaluate(context: ["targetingKey": "user-42", "country": "FR"], flagKey: "newTransferFlow")
+/// ```
+public struct TargetingRule: Sendable {
+    /// The rule's JSON, as given.
+    public let source: JSONValue
+    /// The options the rule was compiled with.
+    public let options: TargetingOptions
+    /// Problems that did not prevent compilation (parts that always evaluate to `null`, …).
+    public let warnings: [TargetingCompileProblem]
+    /// The literal strings the rule can evaluate to — `if` branches, `fractional` variants,
+    /// `and`/`or` operands, `var` fallbacks, constants — with where each is written, so a
+    /// loader can check that each names a defined variant.
+    ///
+    /// Conservative: it lists only literals that can be results; strings computed at
+    /// evaluation time (a `var` without fallback, `cat`, …) are not listed, and
+    /// ``canReturnComputedStrings`` says whether there may be any.
+    public let possibleStringResults: [TargetingStringResult]
+    /// Whether the rule can also evaluate to strings not in ``possibleStringResults``.
+    public let canReturnComputedStrings: Bool
+
+    let expression: Expression
+
+    /// Compiles `rule`, resolving `$ref`s against `evaluators` (a flag file's `$evaluators`).
+    ///
+    /// - Throws: ``TargetingCompileError`` with every problem found when there is at least one
+    ///   error; warnings alone do not throw and are kept in ``warnings``.
+    public init(
+        compiling rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
+    ) throws(TargetingCompileError) {
+        let compilation = Self.compile(rule, evaluators: evaluators, options: options)
+        guard let compiled = compilation.rule else { throw TargetingCompileError(problems: compilation.problems) }
+        self = compiled
+    }
+
+    private init(
+        source: JSONValue, options: TargetingOptions, compiled: TargetingCompiler.Compiled,
+        warnings: [TargetingCompileProblem]
+    ) {
+        self.source = source
+        self.options = options
+        self.warnings = warnings
+        self.expression = compiled.expression
+        var seen = Set<TargetingStringResult>()
+        self.possibleStringResults = compiled.stringResults.filter { seen.insert($0).inserted }
+        self.canReturnComputedStrings = compiled.mayReturnOtherStrings
+    }
+
+    /// Compiles `rule` and returns the rule (when it has no errors) with every problem found.
+    ///
+    /// Use this when problems are reported rather than thrown, as a loader validating a file does.
+    public static func compile(
+        _ rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
+    ) -> TargetingCompilation {
+        var compiler = TargetingCompiler(evaluators: evaluators, options: options)
+        let compiled = compiler.compile(rule, at: [])
+        let problems = compiler.problems
+        guard !problems.contains(where: { $0.severity == .error }) else {
+            return TargetingCompilation(rule: nil, problems: problems)
+        }
+        let result = TargetingRule(source: rule, options: options, compiled: compiled, warnings: problems)
+        return TargetingCompilation(rule: result, problems: problems)
+    }
+
+    /// Compiles every entry of `evaluators` on its own and returns their problems (paths relative
+    /// to each evaluator), so a loader can report problems in evaluators no flag references.
+    public static func checkEvaluators(
+        _ evaluators: [String: JSONValue], options: TargetingOptions = TargetingOptions()
+    ) -> [TargetingCompileProblem] {
+        var compiler = TargetingCompiler(evaluators: evaluators, options: options)
+        for name in evaluators.keys.sorted() { _ = compiler.compileEvaluator(named: name) }
+        return compiler.problems
+    }
+
+    /// Evaluates the rule for `context` on behalf of the flag `flagKey`.
+    ///
+    /// - Parameters:
+    ///   - context: the attributes and targeting key the rule reads.
+    ///   - flagKey: the flag being evaluated: `$flagd.flagKey`, and the first half of
+    ///     `fractional`'s default bucketing key.
+    ///   - timestamp: `$flagd.timestamp` in unix seconds; the current time when `nil` (read only if
+    ///     the rule uses it).
+    /// - Returns: the rule's value — usually a variant name — or `null` when no branch matched or
+    ///   the rule failed.
+    public func evaluate(context: EvaluationContext, flagKey: String, timestamp: Int? = nil) -> JSONValue {
+        let environment = EvaluationEnvironment(root: .context(context), flagKey: flagKey, fixedTimestamp: timestamp)
+        do {
+            return try expression.evaluate(in: .root, environment)
+        } catch {
+            return .null
+        }
+    }
+
+    /// Evaluates the rule with arbitrary JSON as its root data, as plain JsonLogic does.
+    ///
+    /// `targetingKey` and `$flagd` are read from `data` itself; `flagKey` is used for
+    /// `fractional`'s default bucketing key when `data` has no `$flagd.flagKey`.
+    public func evaluate(data: JSONValue, flagKey: String = "") -> JSONValue {
+        let environment = EvaluationEnvironment(root: .data(data), flagKey: flagKey, fixedTimestamp: nil)
+        do {
+            return try expression.evaluate(in: .root, environment)
+        } catch {
+            return .null
+        }
+    }
+
+    /// The variant a rule's result selects, as flagd reads it: a string names a variant,
+    /// booleans and numbers name the variant spelled the same (`true` → "true", `2` → "2"), and
+    /// `null`, arrays and objects select none.
+    public static func variantName(for result: JSONValue) -> String? {
+        switch result {
+        case .string(let name): return name
+        case .bool, .int, .double: return result.javaScriptString
+        case .null, .array, .object: return nil
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Testing
+
+@testable import Ensign
+
+extension EvaluationTests {
+    @Suite("Compile problems")
+    struct CompileProblemTests {
+        @Test("A wrong argument count points at the operator")
+        func arity() throws {
+            let problems = try EvaluationTests.problems(#"{"if": [{"in": [{"var": "country"}]}, "on", "off"]}"#)
+            #expect(problems.count == 1)
+            #expect(problems.first?.path == ["if", 0, "in"])
+            #expect(problems.first?.severity == .error)
+            #expect(problems.first?.message == "'in' takes 2 arguments, but 1 was given")
+            #expect(problems.first?.description == "error: targeting.if[0].in: 'in' takes 2 arguments, but 1 was given")
+        }
+
+        @Test(
+            "Operators used with too few or too many arguments are errors",
+            arguments: [
+                (#"{"substr": []}"#, ["substr"]),
+                (#"{"substr": ["abc"]}"#, ["substr"]),
+                (#"{"==": [1]}"#, ["=="]),
+                (#"{"<": [1, 2, 3, 4]}"#, ["<"]),
+                (#"{"!": [1, 2]}"#, ["!"]),
+                (#"{"*": []}"#, ["*"]),
+                (#"{"max": []}"#, ["max"]),
+                (#"{"and": []}"#, ["and"]),
+                (#"{"var": ["a", 1, 2]}"#, ["var"]),
+                (#"{"map": [[1, 2]]}"#, ["map"]),
+                (#"{"reduce": [[1], {"var": "current"}, 0, 1]}"#, ["reduce"]),
+                (#"{"missing_some": [1]}"#, ["missing_some"]),
+            ] as [(String, [TargetingPathComponent])])
+        func arityErrors(_ rule: String, _ path: [TargetingPathComponent]) throws {
+            let problems = try EvaluationTests.problems(rule)
+            #expect(problems.map(\.path) == [path])
+            #expect(problems.map(\.severity) == [.error])
+        }
+
+        @Test("An unknown operator is an error at its key, with a suggestion when one is close")
+        func unknownOperator() throws {
+            let problems = try EvaluationTests.problems(
+                #"{"and": [{"==": [1, 1]}, {"startswith": [{"var": "id"}, "a"]}]}"#)
+            #expect(problems.count == 1)
+            #expect(problems.first?.path == ["and", 1, "startswith"])
+            #expect(
+                problems.first?.message.hasPrefix("unknown operator 'startswith'; did you mean 'starts_with'?") == true)
+        }
+
+        @Test("Every problem is reported, in rule order, not just the first")
+        func allProblems() throws {
+            let problems = try EvaluationTests.problems(
+                """
+                {"if": [
+                  {"bogus": 1},
+                  {"substr": []},
+                  {"and": [{"$ref": "nope"}, {"fractional": [["a", "ten"]]}]},
+                  {"starts_with": ["x"]}
+                ]}
+                """)
+            #expect(
+                problems.map(\.path) == [
+                    ["if", 0, "bogus"], ["if", 1, "substr"], ["if", 2, "and", 0, "$ref"],
+                    ["if", 2, "and", 1, "fractional", 0, 1], ["if", 3, "starts_with"],
+                ])
+            #expect(problems.map(\.severity) == [.error, .error, .error, .error, .warning])
+            #expect(throws: TargetingCompileError.self) {
+                try EvaluationTests.rule(#"{"if": [{"bogus": 1}, {"substr": []}]}"#)
+            }
+            let source = try EvaluationTests.json(#"{"if": [{"bogus": 1}, {"substr": []}]}"#)
+            do throws(TargetingCompileError) {
+                _ = try TargetingRule(compiling: source)
+                Issue.record("a rule with errors compiled")
+            } catch {
+                #expect(error.problems.count == 2)
+                #expect(error.errors.count == 2)
+            }
+        }
+
+        @Test("Problems nested inside an unknown operator are still found")
+        func problemsInsideUnknownOperator() throws {
+            let problems = try EvaluationTests.problems(#"{"nope": [{"in": [1]}]}"#)
+            #expect(problems.map(\.path) == [["nope"], ["nope", 0, "in"]])
+        }
+
+        @Test(
+            "Malformed fractional rules are errors at the offending part",
+            arguments: [
+                (#"{"fractional": []}"#, ["fractional"]),
+                (#"{"fractional": "x"}"#, ["fractional"]),
+                (#"{"fractional": [{"var": "email"}]}"#, ["fractional"]),
+                (#"{"fractional": [["a", 50], "b"]}"#, ["fractional", 1]),
+                (#"{"fractional": [["a", 50], []]}"#, ["fractional", 1]),
+                (#"{"fractional": [["a", true]]}"#, ["fractional", 0, 1]),
+                (#"{"fractional": [["a", 12.5], ["b", 87.5]]}"#, ["fractional", 0, 1]),
+                (#"{"fractional": [[["a"], 1]]}"#, ["fractional", 0, 0]),
+                (#"{"fractional": [7, ["a", 1]]}"#, ["fractional", 0]),
+                (#"{"fractional": [["a", 3000000000]]}"#, ["fractional", 0, 1]),
+                (#"{"fractional": [["a", 2000000000], ["b", 2000000000]]}"#, ["fractional"]),
+            ] as [(String, [TargetingPathComponent])])
+        func malformedFractional(_ rule: String, _ path: [TargetingPathComponent]) throws {
+            let errors = try EvaluationTests.problems(rule).filter { $0.severity == .error }
+            #expect(errors.map(\.path).first == path, "\(errors)")
+        }
+
+        @Test("v1 hashing accepts fractional weights with a warning, since it truncates them")
+        func v1FractionalWeights() throws {
+            let problems = try EvaluationTests.problems(
+                #"{"fractional": [["a", 12.5], ["b", 87.5]]}"#, options: TargetingOptions(fractionalHashing: .v1))
+            #expect(problems.map(\.severity) == [.warning, .warning])
+        }
+
+        @Test("Suspicious but valid fractional rules compile with warnings")
+        func fractionalWarnings() throws {
+            let constantKey = TargetingRule.compile(
+                try EvaluationTests.json(#"{"fractional": ["everyone", ["a", 1], ["b", 1]]}"#))
+            #expect(constantKey.rule != nil)
+            #expect(constantKey.problems.map(\.path) == [["fractional", 0]])
+            let extra = try EvaluationTests.problems(#"{"fractional": [["a", 1, "x"]]}"#)
+            #expect(extra.map(\.path) == [["fractional", 0, 2]])
+            #expect(extra.map(\.severity) == [.warning])
+            let negative = try EvaluationTests.problems(#"{"fractional": [["a", -1], ["b", 1]]}"#)
+            #expect(negative.map(\.severity) == [.warning])
+        }
+
+        @Test("Rules nested deeper than the limit are rejected instead of overflowing the stack")
+        func depthLimit() {
+            var rule: JSONValue = true
+            for _ in 0..<400 { rule = ["!": rule] }
+            let problems = TargetingRule.compile(rule).problems
+            #expect(problems.count == 1)
+            #expect(problems.first?.path.count == TargetingCompiler.maximumDepth)
+        }
+
+        @Test("Objects with other than one key are data, not operations")
+        func objectLiterals() throws {
+            let rule = try EvaluationTests.rule(#"{"if": [true, {"color": "red", "size": 2}, {}]}"#)
+            #expect(rule.warnings.isEmpty)
+            #expect(rule.evaluate(context: .empty, flagKey: "f") == ["color": "red", "size": 2])
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where the shared conformance data lives: `$ENSIGN_CONFORMANCE_DIR`, else
+/// `<package root>/../shared/conformance`. The data is read in place, never copied into the project.
+enum ConformanceData {
+    /// The conformance directory, whether or not it exists.
+    static let directory: URL = {
+        if let path = ProcessInfo.processInfo.environment["ENSIGN_CONFORMANCE_DIR"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        // This file is <package root>/Tests/EnsignTests/Evaluation/ConformanceData.swift.
+        var packageRoot = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { packageRoot.deleteLastPathComponent() }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance", isDirectory: true)
+    }()
+
+    /// The JsonLogic operator suite, `[rule, data, expected]` triples.
+    static let jsonLogicTests = directory.appendingPathComponent("jsonlogic/tests.json")
+
+    /// Whether the JsonLogic suite is present.
+    static var hasJSONLogicTests: Bool { FileManager.default.fileExists(atPath: jsonLogicTests.path) }
+
+    /// Why the JsonLogic conformance test is skipped when the data is absent.
+    static var jsonLogicSkipReason: String {
+        "JsonLogic conformance data not found at \(jsonLogicTests.path). It is tests.json from "
+            + "jwadhams/json-logic-js (MIT); point ENSIGN_CONFORMANCE_DIR at a directory containing jsonlogic/tests.json."
+    }
+}
