@@ -139,11 +139,11 @@ extension DefinitionEntryReader {
         return day
     }
 
-    mutating func error(at location: SourceLocation, _ message: String) {
+    mutating func error(at location: SourcePosition, _ message: String) {
         diagnostics.append(Diagnostic(.error, at: location, key: key.isEmpty ? nil : key, message))
     }
 
-    mutating func warning(at location: SourceLocation, _ message: String) {
+    mutating func warning(at location: SourcePosition, _ message: String) {
         diagnostics.append(Diagnostic(.warning, at: location, key: key.isEmpty ? nil : key, message))
     }
 }

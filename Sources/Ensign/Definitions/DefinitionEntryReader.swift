@@ -10,7 +10,7 @@ struct DefinitionEntryReader {
     let today: CalendarDay
     var diagnostics: [Diagnostic] = []
     private(set) var key = ""
-    private(set) var keyLocation = SourceLocation.unknown("")
+    private(set) var keyLocation = SourcePosition.unknown("")
     private(set) var fields: [String: YAMLNode] = [:]
 
     init(kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue], today: CalendarDay) {
@@ -141,7 +141,7 @@ struct DefinitionEntryReader {
         return (inferred, variants)
     }
 
-    private mutating func inferVariantType(_ variants: [(String, YAMLNode)], at location: SourceLocation)
+    private mutating func inferVariantType(_ variants: [(String, YAMLNode)], at location: SourcePosition)
         -> FlagType?
     {
         var types: [FlagType: String] = [:]

@@ -5,7 +5,7 @@ struct DefinitionFileReader {
     let today: CalendarDay
     var diagnostics: [Diagnostic] = []
     var definitions: [FlagDefinition] = []
-    var evaluators: [(name: String, rule: LocatedValue)] = []
+    var evaluators: [(name: String, rule: LocatedValue, node: YAMLNode)] = []
 
     init(today: CalendarDay) {
         self.today = today
@@ -93,7 +93,7 @@ struct DefinitionFileReader {
                 error(at: entry.key.location, "an evaluator needs a name")
                 continue
             }
-            evaluators.append((name, LocatedValue(JSONValue(entry.value), at: entry.key.location)))
+            evaluators.append((name, LocatedValue(JSONValue(entry.value), at: entry.key.location), entry.value))
         }
     }
 
@@ -101,7 +101,7 @@ struct DefinitionFileReader {
         MetadataReader.read(node, key: key, diagnostics: &diagnostics)
     }
 
-    private mutating func error(at location: SourceLocation, _ message: String) {
+    private mutating func error(at location: SourcePosition, _ message: String) {
         diagnostics.append(Diagnostic(.error, at: location, message))
     }
 }

@@ -15,11 +15,17 @@ public struct DefinitionLoader: Sendable {
     public var limits: YAMLLimits
     /// The day `expires:` is compared with.
     public var today: CalendarDay
+    /// How targeting rules are compiled (for example, which `fractional` hashing to use).
+    public var targetingOptions: TargetingOptions
 
     /// Creates a loader.
-    public init(limits: YAMLLimits = YAMLLimits(), today: CalendarDay = .today()) {
+    public init(
+        limits: YAMLLimits = YAMLLimits(), today: CalendarDay = .today(),
+        targetingOptions: TargetingOptions = TargetingOptions()
+    ) {
         self.limits = limits
         self.today = today
+        self.targetingOptions = targetingOptions
     }
 
     /// The file extensions read from a directory.
@@ -73,7 +79,7 @@ public struct DefinitionLoader: Sendable {
             if file.documents.isEmpty {
                 collector.diagnostics.append(
                     Diagnostic(
-                        .error, at: SourceLocation(file: file.name, line: 1, column: 1),
+                        .error, at: SourcePosition(file: file.name, line: 1, column: 1),
                         "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
             }
             for document in file.documents {
@@ -82,9 +88,13 @@ public struct DefinitionLoader: Sendable {
                 collector.add(reader)
             }
         }
-        let set = DefinitionSet(
-            definitions: collector.definitions, evaluators: collector.evaluators, files: files.map(\.name))
-        return DefinitionLoadResult(definitions: set, diagnostics: collector.diagnostics.sortedByLocation())
+        var validator = TargetingValidator(
+            evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
+        let definitions = collector.definitions.map { validator.compile($0) }
+        validator.checkEvaluators()
+        let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: files.map(\.name))
+        return DefinitionLoadResult(
+            definitions: set, diagnostics: (collector.diagnostics + validator.diagnostics).sortedByLocation())
     }
 
     /// Checks already-parsed overlay documents against `definitions`.
@@ -109,6 +119,7 @@ public struct DefinitionLoader: Sendable {
 struct DefinitionCollector {
     var definitions: [FlagDefinition] = []
     var evaluators: [String: LocatedValue] = [:]
+    var evaluatorNodes: [String: YAMLNode] = [:]
     var diagnostics: [Diagnostic] = []
     private var firstDefinition: [String: FlagDefinition] = [:]
 
@@ -128,7 +139,7 @@ struct DefinitionCollector {
                 definitions.append(definition)
             }
         }
-        for (name, rule) in reader.evaluators {
+        for (name, rule, node) in reader.evaluators {
             if let first = evaluators[name] {
                 diagnostics.append(
                     Diagnostic(
@@ -136,6 +147,7 @@ struct DefinitionCollector {
                         notes: [Diagnostic(.note, at: first.location, "first defined here")]))
             } else {
                 evaluators[name] = rule
+                evaluatorNodes[name] = node
             }
         }
     }

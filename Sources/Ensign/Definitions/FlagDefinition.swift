@@ -47,16 +47,20 @@ public struct FlagDefinition: Sendable {
     /// Flag metadata with the file's flag-set metadata merged underneath.
     public let metadata: [String: JSONValue]
     /// Where the key is declared.
-    public let location: SourceLocation
+    public let location: SourcePosition
     /// The YAML of the targeting rule, kept so rule problems can point at exact positions.
     let targetingNode: YAMLNode?
+    /// The targeting rule compiled against the definitions' evaluators, when it has one and it compiles.
+    public internal(set) var compiledTargeting: TargetingRule?
+    /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
+    public internal(set) var targetingProblem: String?
 
     init(
         key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: [String: JSONValue],
         defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-        location: SourceLocation
+        location: SourcePosition
     ) {
         self.key = key
         self.kind = kind
@@ -80,6 +84,15 @@ public struct FlagDefinition: Sendable {
 }
 
 extension FlagDefinition {
+    /// A definition made in code from a value (for contexts built from plain values).
+    init(inMemoryKey key: String, type: FlagType, default value: JSONValue) {
+        self.init(
+            key: key, kind: .flag, type: type, defaultValue: LocatedValue(value, at: .unknown("<values>")),
+            variants: [:], defaultVariant: nil, isEnabled: true, targeting: nil, targetingNode: nil,
+            environmentValues: [:], allowedValues: nil, minimum: nil, maximum: nil, summary: nil, owner: nil,
+            expires: nil, metadata: [:], location: .unknown("<values>"))
+    }
+
     /// The name of the variant whose value is `value`, if the flag has one.
     public func variantName(for value: JSONValue) -> String? {
         if let defaultVariant, variants[defaultVariant] == value { return defaultVariant }

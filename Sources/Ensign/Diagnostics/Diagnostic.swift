@@ -34,7 +34,7 @@ public struct Diagnostic: Sendable, Hashable {
     /// How serious it is.
     public var severity: Severity
     /// Where it is.
-    public var location: SourceLocation
+    public var location: SourcePosition
     /// The flag or preference key it concerns (full, with namespace), when there is one.
     public var key: String?
     /// What is wrong, and how to fix it where that is known.
@@ -44,7 +44,7 @@ public struct Diagnostic: Sendable, Hashable {
 
     /// Creates a diagnostic.
     public init(
-        _ severity: Severity, at location: SourceLocation, key: String? = nil, _ message: String,
+        _ severity: Severity, at location: SourcePosition, key: String? = nil, _ message: String,
         notes: [Diagnostic] = []
     ) {
         self.severity = severity

@@ -3,10 +3,10 @@ public struct LocatedValue: Sendable, Hashable {
     /// The value.
     public var value: JSONValue
     /// Where it was written.
-    public var location: SourceLocation
+    public var location: SourcePosition
 
     /// Creates a located value.
-    public init(_ value: JSONValue, at location: SourceLocation) {
+    public init(_ value: JSONValue, at location: SourcePosition) {
         self.value = value
         self.location = location
     }

@@ -1,6 +1,6 @@
 extension YAMLNode {
     /// A location for nodes built in code rather than parsed.
-    static let built = SourceLocation.unknown("<built>")
+    static let built = SourcePosition.unknown("<built>")
 
     /// A string scalar; it is written quoted when plain text would read back as another type.
     public static func string(_ text: String) -> YAMLNode {

@@ -27,10 +27,10 @@ public struct YAMLNode: Sendable {
     /// The explicit tag, expanded (`!!str` is `tag:yaml.org,2002:str`), or `nil` when none was written.
     public var tag: String?
     /// Where the node starts.
-    public var location: SourceLocation
+    public var location: SourcePosition
 
     /// Creates a node.
-    public init(_ content: Content, tag: String? = nil, location: SourceLocation) {
+    public init(_ content: Content, tag: String? = nil, location: SourcePosition) {
         self.content = content
         self.tag = tag
         self.location = location

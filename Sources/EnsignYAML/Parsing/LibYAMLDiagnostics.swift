@@ -22,10 +22,10 @@ enum LibYAMLDiagnostics {
                 let hex = String(UInt32(bitPattern: parser.problem_value), radix: 16)
                 message += " (byte 0x\(hex)); the file must be UTF-8"
             }
-            return YAMLError(.syntax, at: SourceLocation(file: file, line: line, column: column), message)
+            return YAMLError(.syntax, at: SourcePosition(file: file, line: line, column: column), message)
         }
         let mark = parser.problem_mark
-        let at = SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+        let at = SourcePosition(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
         var message = problem
         if let context = parser.context.map({ String(cString: $0) }) {
             let contextMark = parser.context_mark

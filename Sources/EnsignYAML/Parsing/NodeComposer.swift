@@ -26,7 +26,7 @@ struct NodeComposer {
         var isMapping: Bool
         var tag: String?
         var anchor: String?
-        var location: SourceLocation
+        var location: SourcePosition
         var elements: [YAMLNode] = []
         var entries: [YAMLMappingEntry] = []
         var pendingKey: YAMLNode?
@@ -34,7 +34,7 @@ struct NodeComposer {
         /// Mappings to merge in, with the entry index where each `<<` stood.
         var merges: [(position: Int, sources: [YAMLNode])] = []
         /// Built once a mapping grows past a few keys, so duplicate checks stay O(1).
-        var keyIndex: [String: SourceLocation]?
+        var keyIndex: [String: SourcePosition]?
         /// Nodes in this subtree so far, counting this one.
         var size = 1
     }
@@ -69,12 +69,12 @@ struct NodeComposer {
         if let failure { throw failure }
     }
 
-    private func location(line: Int, column: Int) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column)
+    private func location(line: Int, column: Int) -> SourcePosition {
+        SourcePosition(file: file, line: line, column: column)
     }
 
-    private func location(of mark: yaml_mark_t) -> SourceLocation {
-        SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    private func location(of mark: yaml_mark_t) -> SourcePosition {
+        SourcePosition(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
     private mutating func handle(_ event: yaml_event_t) throws(YAMLError) {
@@ -175,13 +175,13 @@ struct NodeComposer {
     }
 
     /// Where `key` already stands in the mapping, recording it if not.
-    private static func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourceLocation? {
+    private static func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourcePosition? {
         if collection.keyIndex == nil {
             if let existing = collection.entries.first(where: { $0.key.scalarText == key }) {
                 return existing.key.location
             }
             if collection.entries.count >= 8 {
-                var index: [String: SourceLocation] = [:]
+                var index: [String: SourcePosition] = [:]
                 for entry in collection.entries {
                     if let text = entry.key.scalarText { index[text] = entry.key.location }
                 }

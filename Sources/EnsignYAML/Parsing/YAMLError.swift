@@ -20,12 +20,12 @@ public struct YAMLError: Error, Sendable, Hashable {
     /// The kind of problem.
     public var kind: Kind
     /// Where the problem is.
-    public var location: SourceLocation
+    public var location: SourcePosition
     /// What was wrong and, where possible, how to fix it.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, at location: SourceLocation, _ message: String) {
+    public init(_ kind: Kind, at location: SourcePosition, _ message: String) {
         self.kind = kind
         self.location = location
         self.message = message

@@ -33,7 +33,7 @@ public struct YAMLParser: Sendable {
     public func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
         guard bytes.count <= limits.maximumFileSize else {
             throw YAMLError(
-                .limitExceeded, at: SourceLocation(file: file, line: 1, column: 1),
+                .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
                 "file is \(bytes.count) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
                     + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
         }
@@ -63,7 +63,7 @@ public struct YAMLParser: Sendable {
     /// Reads a whole file with POSIX calls, refusing files over the size limit before
     /// allocating for them.
     public func readFile(at path: String) throws(YAMLError) -> [UInt8] {
-        let start = SourceLocation(file: path, line: 0, column: 0)
+        let start = SourcePosition(file: path, line: 0, column: 0)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw YAMLError(.unreadable, at: start, "cannot open file: \(String(cString: strerror(errno)))")
@@ -79,7 +79,7 @@ public struct YAMLParser: Sendable {
         let size = Int(status.st_size)
         guard size <= limits.maximumFileSize else {
             throw YAMLError(
-                .limitExceeded, at: SourceLocation(file: path, line: 1, column: 1),
+                .limitExceeded, at: SourcePosition(file: path, line: 1, column: 1),
                 "file is \(size) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
                     + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
         }

@@ -33,12 +33,12 @@ struct DefinitionLoaderTests {
         let pending = try #require(set["beneficiaries.showPendingList"])
         #expect(pending.type == .bool)
         #expect(pending.defaultValue?.value == false)
-        #expect(pending.defaultValue?.location == SourceLocation(file: "flags/app.yaml", line: 6, column: 14))
+        #expect(pending.defaultValue?.location == SourcePosition(file: "flags/app.yaml", line: 6, column: 14))
         #expect(pending.environmentValues["development"]?.value == true)
         #expect(pending.summary == "Show pending beneficiaries.")
         #expect(pending.owner == "payments")
         #expect(pending.expires == CalendarDay("2027-06-30"))
-        #expect(pending.location == SourceLocation(file: "flags/app.yaml", line: 4, column: 3))
+        #expect(pending.location == SourcePosition(file: "flags/app.yaml", line: 4, column: 3))
         let pageSize = try #require(set["beneficiaries.pageSize"])
         #expect(pageSize.minimum == 5)
         #expect(pageSize.maximum == 100)
@@ -134,7 +134,7 @@ struct DefinitionLoaderTests {
         #expect(found.isEmpty)
         #expect(overlay.flags["rate"]?.value == .double(2))
         #expect(overlay.flags["on"]?.value == true)
-        #expect(overlay.flags["on"]?.location == SourceLocation(file: "o.yaml", line: 3, column: 7))
+        #expect(overlay.flags["on"]?.location == SourcePosition(file: "o.yaml", line: 3, column: 7))
     }
 
     @Test("An empty overlay file is an empty overlay")

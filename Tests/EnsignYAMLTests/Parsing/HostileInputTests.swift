@@ -22,7 +22,7 @@ struct HostileInputTests {
         let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let error = #expect(throws: YAMLError.self) { try parser.documents(from: text, file: "deep.yaml") }
         #expect(error?.kind == .limitExceeded)
-        #expect(error?.location == SourceLocation(file: "deep.yaml", line: 1, column: 129))
+        #expect(error?.location == SourcePosition(file: "deep.yaml", line: 1, column: 129))
     }
 
     @Test("A file over the size limit is refused before parsing; a raised limit accepts it")

@@ -13,13 +13,13 @@ struct YAMLParserTests {
               pageSize: { type: int, default: 20 }
             """
         let root = try #require(try parser.document(from: text, file: "flags/app.yaml"))
-        #expect(root.location == SourceLocation(file: "flags/app.yaml", line: 1, column: 1))
+        #expect(root.location == SourcePosition(file: "flags/app.yaml", line: 1, column: 1))
         let flags = try #require(root.entry(forKey: "flags"))
         #expect(flags.key.location.line == 2)
         let pageSize = try #require(flags.value.entry(forKey: "pageSize"))
-        #expect(pageSize.key.location == SourceLocation(file: "flags/app.yaml", line: 3, column: 3))
+        #expect(pageSize.key.location == SourcePosition(file: "flags/app.yaml", line: 3, column: 3))
         let defaultEntry = try #require(pageSize.value.entry(forKey: "default"))
-        #expect(defaultEntry.value.location == SourceLocation(file: "flags/app.yaml", line: 3, column: 35))
+        #expect(defaultEntry.value.location == SourcePosition(file: "flags/app.yaml", line: 3, column: 35))
         #expect(defaultEntry.value.resolvedScalar == .int(20))
     }
 

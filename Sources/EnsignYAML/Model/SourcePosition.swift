@@ -4,10 +4,10 @@
 /// caused it, in the `path:line:column` form compilers and editors understand.
 ///
 /// ```swift
-/// let location = SourceLocation(file: "flags/app.yaml", line: 12, column: 14)
+/// let location = SourcePosition(file: "flags/app.yaml", line: 12, column: 14)
 /// print(location)  // flags/app.yaml:12:14
 /// ```
-public struct SourceLocation: Sendable, Hashable {
+public struct SourcePosition: Sendable, Hashable {
     /// The file's path as it was given to the parser (or a label such as `<memory>`).
     public var file: String
     /// The 1-based line.
@@ -23,24 +23,24 @@ public struct SourceLocation: Sendable, Hashable {
     }
 
     /// A location for values that do not come from a file (code, API calls).
-    public static func unknown(_ label: String) -> SourceLocation {
-        SourceLocation(file: label, line: 0, column: 0)
+    public static func unknown(_ label: String) -> SourcePosition {
+        SourcePosition(file: label, line: 0, column: 0)
     }
 
     /// Whether the location points into a real text (line and column are known).
     public var isKnown: Bool { line > 0 }
 }
 
-extension SourceLocation: CustomStringConvertible {
+extension SourcePosition: CustomStringConvertible {
     /// `path:line:column`, or just the label when the position is unknown.
     public var description: String {
         isKnown ? "\(file):\(line):\(column)" : file
     }
 }
 
-extension SourceLocation: Comparable {
+extension SourcePosition: Comparable {
     /// Orders by file, then line, then column, so diagnostics print in reading order.
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }

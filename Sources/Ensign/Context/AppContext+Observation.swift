@@ -1,0 +1,79 @@
+extension AppContext {
+    /// Calls `handler` with the key's new value each time it changes, until the token is
+    /// cancelled or released.
+    ///
+    /// A write that leaves the value as it was notifies nobody, and a change to another key
+    /// never calls this handler. Handlers run after the change is visible to readers,
+    /// outside every lock, in commit order; a handler may read the context (it sees the new
+    /// value) and may write to it (that write is delivered after the current round).
+    ///
+    /// ```swift
+    /// let token = context.observe(.showPendingList, label: "beneficiaries list") { isShown in
+    ///     render(showingPending: isShown)
+    /// }
+    /// ```
+    ///
+    /// - Parameter label: names the observer in the change log (`ensign log`).
+    public func observe<Key: ContextKey>(
+        _ key: Key, label: String? = nil, _ handler: @escaping @Sendable (Key.Value) -> Void
+    ) -> ObservationToken {
+        let name = fullName(key.name)
+        let defaultValue = key.defaultValue
+        let liveness = ObserverLiveness()
+        let identifier = store.observers.add(key: name, label: label, liveness: liveness) { _, entry in
+            handler(entry.value.flatMap(Key.Value.init(flagValue:)) ?? defaultValue)
+        }
+        return ObservationToken { [weak store] in store?.observers.remove(identifier, key: name, liveness: liveness) }
+    }
+
+    /// Calls `handler` once per transaction that changes any of the named keys (relative to
+    /// this context's scope), with those keys' changes.
+    public func observe(
+        keysNamed names: [String], label: String? = nil, _ handler: @escaping @Sendable (ChangeBatch) -> Void
+    ) -> ObservationToken {
+        addBatchObserver(keys: Set(names.map(fullName)), label: label, handler)
+    }
+
+    /// Calls `handler` once per transaction with every key that changed (in a prefix scope:
+    /// every key under the prefix).
+    public func observeAll(label: String? = nil, _ handler: @escaping @Sendable (ChangeBatch) -> Void)
+        -> ObservationToken
+    {
+        addBatchObserver(keys: nil, label: label, handler)
+    }
+
+    private func addBatchObserver(
+        keys: Set<String>?, label: String?, _ handler: @escaping @Sendable (ChangeBatch) -> Void
+    ) -> ObservationToken {
+        let liveness = ObserverLiveness()
+        let identifier = store.observers.addBatch(keys: keys, prefix: keyPrefix, label: label, liveness: liveness) {
+            handler($0)
+        }
+        return ObservationToken { [weak store] in store?.observers.remove(identifier, key: nil, liveness: liveness) }
+    }
+
+    /// The key's current value, for any kind of key.
+    func currentValue<Key: ContextKey>(of key: Key) -> Key.Value {
+        store.snapshot().value(identity: resolvedIdentity(key.identity), default: key.defaultValue)
+    }
+
+    /// The key's values as an asynchronous sequence: the current value first, then each change.
+    ///
+    /// The sequence buffers only the newest value: a slow consumer skips intermediate values
+    /// and always gets the latest. It ends when the consuming task is cancelled or the
+    /// context is released.
+    ///
+    /// ```swift
+    /// for await pageSize in context.values(for: .pageSize) { reloadList(pageSize: pageSize) }
+    /// ```
+    public func values<Key: ContextKey>(for key: Key, label: String? = nil) -> AsyncStream<Key.Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
+        // Observe first, then yield the current value: a change in between may repeat a value,
+        // but none is missed.
+        let token = observe(key, label: label ?? "values(for: \(key.name))") { continuation.yield($0) }
+        store.observers.onContextEnd { continuation.finish() }
+        continuation.onTermination = { _ in token.cancel() }
+        continuation.yield(currentValue(of: key))
+        return stream
+    }
+}

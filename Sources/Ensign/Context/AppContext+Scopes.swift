@@ -1,0 +1,37 @@
+extension AppContext {
+    /// A view of this context in which keys are relative to `prefix`.
+    ///
+    /// A module that owns the `beneficiaries.*` keys declares them with short names and reads
+    /// them through its scope; everything else (values, observers, overrides) is shared with
+    /// this context.
+    ///
+    /// ```swift
+    /// let showPendingList = FlagKey("showPendingList", default: false)
+    /// let beneficiaries = context.scope("beneficiaries")
+    /// beneficiaries[showPendingList]  // reads beneficiaries.showPendingList
+    /// ```
+    public func scope(_ prefix: String) -> AppContext {
+        let trimmed = prefix.hasSuffix(".") ? String(prefix.dropLast()) : prefix
+        return AppContext(store: store, keyPrefix: fullName(trimmed) + ".")
+    }
+
+    /// A child context with its own overrides that inherits everything else, live, from
+    /// this one, the way `.environment(\.key, value)` overrides a value for a SwiftUI subtree.
+    ///
+    /// Writes of overrides to the child stay in the child (layer 8, scope overrides);
+    /// preference and evaluation-context writes go to the root. The child's observers fire
+    /// when a change in the parent reaches them, and not when the child's own override masks it.
+    ///
+    /// ```swift
+    /// let preview = try context.makeChild(label: "preview") { child in
+    ///     try child.setOverride(.showPendingList, to: true)
+    /// }
+    /// ```
+    public func makeChild(
+        label: String, configure: (AppContext) throws(ContextWriteError) -> Void = { _ in }
+    ) throws(ContextWriteError) -> AppContext {
+        let child = AppContext(store: ContextStore(label: label, parent: store), keyPrefix: keyPrefix)
+        try configure(child)
+        return child
+    }
+}

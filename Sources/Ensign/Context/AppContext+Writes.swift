@@ -1,0 +1,138 @@
+extension AppContext {
+    /// Overrides a key's value at run time (layer 7; in a child context, a scope override).
+    ///
+    /// The value is checked against the key's definition first; a refused write changes
+    /// nothing. Overrides show as `OVERRIDE` in ``details(for:)``, with `actor` and the time.
+    ///
+    /// ```swift
+    /// try context.setOverride(.showPendingList, to: true)
+    /// ```
+    public func setOverride<Key: ContextKey>(
+        _ key: Key, to value: Key.Value, actor: String = "code"
+    ) throws(ContextWriteError) {
+        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor)
+    }
+
+    /// Overrides a key given by name (relative to this context's scope) with an untyped value.
+    public func setOverride(keyNamed name: String, to value: JSONValue, actor: String = "code")
+        throws(ContextWriteError)
+    {
+        let key = fullName(name)
+        let checked = try checkedValue(value, forKeyNamed: key)
+        let attributed = AttributedValue(checked, actor: actor)
+        if store.parent != nil {
+            store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = attributed }
+        } else {
+            store.commit(cause: .override(actor: actor), affecting: .some([key])) { $0.overrides[key] = attributed }
+        }
+    }
+
+    /// Removes a key's override, if it has one.
+    public func removeOverride<Key: ContextKey>(_ key: Key, actor: String = "code") {
+        removeOverride(keyNamed: key.name, actor: actor)
+    }
+
+    /// Removes the override of a key given by name, if it has one.
+    public func removeOverride(keyNamed name: String, actor: String = "code") {
+        let key = fullName(name)
+        if store.parent != nil {
+            store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = nil }
+        } else {
+            store.commit(cause: .override(actor: actor), affecting: .some([key])) { $0.overrides[key] = nil }
+        }
+    }
+
+    /// Removes every override (in a child context: every scope override).
+    public func removeAllOverrides(actor: String = "code") {
+        if store.parent != nil {
+            let keys = Array(store.scopeOverrides.keys)
+            store.commitScopeOverrides(cause: .scope(store.label), keys: keys) { $0.removeAll() }
+        } else {
+            let keys = Array(store.inputs.overrides.keys)
+            store.commit(cause: .override(actor: actor), affecting: .some(keys)) { $0.overrides.removeAll() }
+        }
+    }
+
+    /// The overrides in force in this context, by full key.
+    public var overrides: [String: AttributedValue] {
+        store.parent != nil ? store.scopeOverrides : store.inputs.overrides
+    }
+
+    /// Flips a bool flag's override (from its current value); returns the new value.
+    @discardableResult
+    public func toggle(keyNamed name: String, actor: String = "code") throws(ContextWriteError) -> Bool {
+        let key = fullName(name)
+        guard let definition = definitions[key] else { throw undefined(key) }
+        guard definition.type == .bool else { throw .notToggleable(key: key, type: definition.type) }
+        let current = store.snapshot().value(forKeyNamed: key)?.boolValue ?? false
+        try setOverride(keyNamed: name, to: .bool(!current), actor: actor)
+        return !current
+    }
+
+    /// Sets the user's value for a preference (layer 6); it wins over every file.
+    ///
+    /// ```swift
+    /// try context.setPreference(.darkMode, to: true)
+    /// ```
+    public func setPreference<Value>(
+        _ key: UserPreferenceKey<Value>, to value: Value, actor: String = "code"
+    ) throws(ContextWriteError) {
+        try setPreference(keyNamed: key.name, to: value.flagValue, actor: actor)
+    }
+
+    /// Sets a preference given by name with an untyped value.
+    public func setPreference(keyNamed name: String, to value: JSONValue, actor: String = "code")
+        throws(ContextWriteError)
+    {
+        let key = fullName(name)
+        let checked = try checkedValue(value, forKeyNamed: key)
+        guard definitions[key]?.kind == .preference else { throw .notAPreference(key) }
+        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) {
+            $0.preferences[key] = AttributedValue(checked, actor: actor)
+        }
+    }
+
+    /// Removes the user's value for a preference, so files decide again.
+    public func removePreference(keyNamed name: String, actor: String = "code") {
+        let key = fullName(name)
+        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { $0.preferences[key] = nil }
+    }
+
+    /// The context targeting rules are evaluated against (user, device, country, …).
+    public var evaluationContext: EvaluationContext { store.snapshot().inputs.evaluationContext }
+
+    /// Replaces the evaluation context; flags with targeting are evaluated again, and their
+    /// observers notified if their values change.
+    ///
+    /// ```swift
+    /// context.setEvaluationContext(EvaluationContext(targetingKey: user.id, attributes: ["country": "FR"]))
+    /// ```
+    public func setEvaluationContext(_ evaluationContext: EvaluationContext) {
+        rootStore.commit(cause: .evaluationContext, affecting: .some(targetedKeys)) {
+            $0.evaluationContext = evaluationContext
+        }
+    }
+
+    var rootStore: ContextStore {
+        var store = self.store
+        while let parent = store.parent { store = parent }
+        return store
+    }
+
+    /// Keys whose value depends on the evaluation context.
+    private var targetedKeys: [String] {
+        definitions.keys.filter { definitions[$0]?.compiledTargeting != nil }
+    }
+
+    func checkedValue(_ value: JSONValue, forKeyNamed key: String) throws(ContextWriteError) -> JSONValue {
+        guard let definition = definitions[key] else { throw undefined(key) }
+        switch definition.check(value) {
+        case .success(let checked): return checked
+        case .failure(let problem): throw .invalidValue(key: key, problem: problem)
+        }
+    }
+
+    private func undefined(_ key: String) -> ContextWriteError {
+        .undefinedKey(key, suggestion: Suggestions.closest(to: key, among: definitions.keys))
+    }
+}

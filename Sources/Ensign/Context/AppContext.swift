@@ -1,0 +1,123 @@
+import Observation
+
+/// An app's flags and preferences for one environment, resolved through every layer, read
+/// through typed keys, and observed per key.
+///
+/// Build one root context when the app starts, inject it into modules (or scope it to each
+/// module), and read values through a subscript:
+///
+/// ```swift
+/// let context = try AppContext(configuration: .init(definitionsDirectory: "flags", environment: "staging"))
+/// let beneficiaries = context.scope("beneficiaries")
+/// if beneficiaries[.showPendingList] { … }
+/// ```
+///
+/// Each key resolves through these layers, lowest first: the code default in the typed key,
+/// the definition's default, the environment's value, deployment files, the fleet layer,
+/// targeting rules, the user's preference (preferences only), runtime overrides, and a child
+/// context's scope overrides. ``details(for:)`` tells which layer won and why.
+///
+/// Reads never throw and never block on writers: a read takes the current immutable
+/// snapshot and indexes into it. Writes (overrides, preferences, evaluation context,
+/// reloads) build the next snapshot, swap it in, and then notify exactly the observers
+/// whose values changed.
+public final class AppContext: Sendable {
+    let store: ContextStore
+    /// For a prefix scope: the prefix with its trailing dot (`payments.`).
+    let keyPrefix: String?
+    let scopedKeys: ScopedKeyTable?
+
+    init(store: ContextStore, keyPrefix: String?) {
+        self.store = store
+        self.keyPrefix = keyPrefix
+        self.scopedKeys = keyPrefix.map { ScopedKeyTable(prefix: $0) }
+    }
+
+    /// The identity to read `identity`'s key with: itself, or its prefixed twin in a scope.
+    @inline(__always)
+    func resolvedIdentity(_ identity: KeyIdentity) -> KeyIdentity {
+        guard let scopedKeys else { return identity }
+        return scopedKeys.identity(for: identity)
+    }
+
+    /// The full key name for a name as this context sees it.
+    func fullName(_ name: String) -> String {
+        guard let keyPrefix else { return name }
+        return keyPrefix + name
+    }
+
+    // MARK: Reading
+
+    /// The value of a flag: its resolved value, or its code default when no layer has one,
+    /// the key is not defined, or the value has another type.
+    public subscript<Value>(key: FlagKey<Value>) -> Value {
+        read(key.identity, default: key.defaultValue)
+    }
+
+    /// The value of a user preference.
+    public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
+        read(key.identity, default: key.defaultValue)
+    }
+
+    @inline(__always)
+    private func read<Value: FlagValueConvertible>(_ identity: KeyIdentity, default defaultValue: Value) -> Value {
+        let identity = resolvedIdentity(identity)
+        if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
+        store.registrar.access(self, keyPath: identity.observationKeyPath)
+        return store.snapshot().value(identity: identity, default: defaultValue)
+    }
+
+    /// The current snapshot: read several keys from it to get values that belong together.
+    public var snapshot: ContextSnapshot { store.snapshot() }
+
+    /// The value, variant, reason, error, metadata and source of a key's current value.
+    public func details<Key: ContextKey>(for key: Key) -> ResolutionDetails<Key.Value> {
+        let name = fullName(key.name)
+        store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
+        let snapshot = store.snapshot()
+        return ResolutionDetails(
+            key: name, entry: snapshot.entry(named: name), definition: snapshot.definition(forKeyNamed: name),
+            defaultValue: key.defaultValue)
+    }
+
+    /// The resolved value of a key given by name (relative to this context's scope), or
+    /// `nil` when the code default applies. For tools; app code uses typed keys.
+    public func value(forKeyNamed name: String) -> JSONValue? {
+        store.snapshot().value(forKeyNamed: fullName(name))
+    }
+
+    /// Whether the context's files loaded cleanly, or the last reload failed (the previous
+    /// values stay in force until a good reload).
+    public var status: ContextStatus { store.status }
+
+    /// The environment the context resolves for (`development`, `staging`, `production`, …).
+    public var environment: String { store.snapshot().inputs.environment }
+
+    /// The definitions the context uses.
+    public var definitions: DefinitionSet { store.snapshot().layout.definitions }
+
+    /// Recent transactions, oldest first: cause, keys changed, observers run and their durations.
+    public var changeLog: [ContextTransaction] { store.changeLog.transactions }
+
+    /// The name used for this context in the change log (`root`, or a child's label).
+    public var label: String { store.label }
+
+    /// A marker for Observation: every key has its own key path, so a view that reads one key
+    /// depends on that key alone.
+    subscript(observedKey name: String) -> Int { 0 }
+}
+
+extension AppContext: Observable {}
+
+/// Whether a context's configuration is in force as loaded, or a reload failed.
+public struct ContextStatus: Sendable, Hashable {
+    /// Whether the last reload failed (the last good values are still in force).
+    public var isDegraded: Bool
+    /// The problems that made the reload fail.
+    public var diagnostics: [Diagnostic]
+    /// When the context became degraded.
+    public var since: WallClockTime?
+
+    /// Everything loaded cleanly.
+    public static let healthy = ContextStatus(isDegraded: false, diagnostics: [], since: nil)
+}

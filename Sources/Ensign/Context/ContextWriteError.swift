@@ -1,0 +1,28 @@
+/// Why a write to a context was refused. Nothing changes when a write is refused.
+public enum ContextWriteError: Error, Sendable, Hashable {
+    /// No definition has this key.
+    case undefinedKey(String, suggestion: String?)
+    /// The value does not meet the key's type or constraints.
+    case invalidValue(key: String, problem: ValueProblem)
+    /// `setPreference` was called with a flag's key.
+    case notAPreference(String)
+    /// A flag that is not a bool cannot be toggled.
+    case notToggleable(key: String, type: FlagType)
+}
+
+extension ContextWriteError: CustomStringConvertible {
+    /// A sentence that says what was wrong and how to fix it.
+    public var description: String {
+        switch self {
+        case .undefinedKey(let key, let suggestion):
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? "; define it in a definitions file first"
+            return "no flag or preference '\(key)' is defined\(hint)"
+        case .invalidValue(let key, let problem):
+            return "'\(key)' value \(problem)"
+        case .notAPreference(let key):
+            return "'\(key)' is a flag, not a preference; set an override instead (setOverride)"
+        case .notToggleable(let key, let type):
+            return "'\(key)' is \(type.withArticle) flag; only bool flags can be toggled, set a value instead"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Synchronization
+
+/// What caused a transaction.
+public enum ChangeCause: Sendable, Hashable {
+    /// The context was created and its files loaded.
+    case load
+    /// Files were reloaded; the paths that changed.
+    case reload(files: [String])
+    /// A reload found problems and changed nothing.
+    case failedReload(files: [String])
+    /// An override was set or removed, by `actor` (`code`, `cli`, `menu`, …).
+    case override(actor: String)
+    /// A user preference was set.
+    case preference(actor: String)
+    /// The evaluation context was replaced.
+    case evaluationContext
+    /// A child context's own overrides changed; the scope's label.
+    case scope(String)
+    /// Several changes applied together by `batch`, with the label given.
+    case batch(String)
+}
+
+extension ChangeCause: CustomStringConvertible {
+    /// A short phrase: `override by cli`, `reload of flags/app.yaml`, …
+    public var description: String {
+        switch self {
+        case .load: return "load"
+        case .reload(let files): return "reload of \(files.joined(separator: ", "))"
+        case .failedReload(let files): return "failed reload of \(files.joined(separator: ", "))"
+        case .override(let actor): return "override by \(actor)"
+        case .preference(let actor): return "preference set by \(actor)"
+        case .evaluationContext: return "evaluation context change"
+        case .scope(let label): return "scope override in \(label)"
+        case .batch(let label): return "batch \(label)"
+        }
+    }
+}
+
+/// One key's change in a transaction.
+public struct KeyChange: Sendable, Hashable {
+    /// The full key.
+    public var key: String
+    /// The value before (`nil`: the code default applied).
+    public var oldValue: JSONValue?
+    /// The value after (`nil`: the code default applies).
+    public var newValue: JSONValue?
+    /// Where the new value comes from.
+    public var source: ValueSource
+}
+
+/// One observer's run during a transaction's delivery.
+public struct ObserverRun: Sendable, Hashable {
+    /// The label given when observing (or `observer #N`).
+    public var label: String
+    /// The keys it was told about.
+    public var keys: [String]
+    /// How long it ran.
+    public var duration: Duration
+    /// Whether it ran longer than the slow-observer threshold.
+    public var isSlow: Bool
+}
+
+/// A record of one transaction: its cause, what changed, and which observers ran for how long.
+public struct ContextTransaction: Sendable, Hashable, Identifiable {
+    /// Increases with each transaction of a context tree.
+    public var id: UInt64
+    /// When it was committed.
+    public var time: WallClockTime
+    /// What caused it.
+    public var cause: ChangeCause
+    /// The label of the context it was committed in (`root`, or a child's label).
+    public var context: String
+    /// The keys whose values changed.
+    public var changes: [KeyChange]
+    /// The observers that ran, in order.
+    public var observerRuns: [ObserverRun]
+    /// Problems reported with it (a failed reload's diagnostics).
+    public var diagnostics: [Diagnostic]
+}
+
+/// A bounded log of recent transactions, newest last; older ones are dropped.
+final class ChangeLog: Sendable {
+    private struct State {
+        var transactions: [ContextTransaction] = []
+        var nextIdentifier: UInt64 = 1
+    }
+
+    let capacity: Int
+    let slowObserverThreshold: Duration
+    private let state = Mutex(State())
+
+    init(capacity: Int, slowObserverThreshold: Duration) {
+        self.capacity = capacity
+        self.slowObserverThreshold = slowObserverThreshold
+    }
+
+    /// Records a transaction and returns its identifier.
+    func record(
+        cause: ChangeCause, context: String, changes: [KeyChange], diagnostics: [Diagnostic] = []
+    ) -> UInt64 {
+        state.withLock { state in
+            let identifier = state.nextIdentifier
+            state.nextIdentifier += 1
+            state.transactions.append(
+                ContextTransaction(
+                    id: identifier, time: .now(), cause: cause, context: context, changes: changes, observerRuns: [],
+                    diagnostics: diagnostics))
+            if state.transactions.count > capacity {
+                state.transactions.removeFirst(state.transactions.count - capacity)
+            }
+            return identifier
+        }
+    }
+
+    /// Adds observer runs to a recorded transaction (if it is still in the log).
+    func append(_ runs: [ObserverRun], to identifier: UInt64) {
+        guard !runs.isEmpty else { return }
+        state.withLock { state in
+            guard let index = state.transactions.lastIndex(where: { $0.id == identifier }) else { return }
+            state.transactions[index].observerRuns += runs
+        }
+    }
+
+    var transactions: [ContextTransaction] { state.withLock { $0.transactions } }
+}

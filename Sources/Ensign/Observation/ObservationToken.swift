@@ -1,0 +1,42 @@
+import Synchronization
+
+/// Keeps an observer registered; the observer stops when the token is cancelled or released.
+///
+/// Hold the token for as long as you want to be notified:
+///
+/// ```swift
+/// final class BeneficiariesModule {
+///     private var tokens: [ObservationToken] = []
+///     init(context: AppContext) {
+///         tokens.append(context.observe(.showPendingList, label: "beneficiaries") { _ in self.render() })
+///     }
+/// }
+/// ```
+public final class ObservationToken: Sendable, Hashable {
+    private let cancellation: Mutex<(@Sendable () -> Void)?>
+
+    init(_ cancel: @escaping @Sendable () -> Void) {
+        cancellation = Mutex(cancel)
+    }
+
+    /// Stops the observer; later calls do nothing. Safe from any thread, also from inside
+    /// the observer (it is not called again after the current call).
+    public func cancel() {
+        let cancel = cancellation.withLock { cancel in
+            defer { cancel = nil }
+            return cancel
+        }
+        cancel?()
+    }
+
+    /// Whether ``cancel()`` has been called.
+    public var isCancelled: Bool { cancellation.withLock { $0 == nil } }
+
+    deinit { cancel() }
+
+    /// Tokens are equal when they are the same token.
+    public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool { lhs === rhs }
+
+    /// Hashes the token's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// The observers of one context, by key: registering is O(1), and a change to key K looks up
+/// K's observers only, so the cost of a notification does not depend on how many observers
+/// watch other keys.
+final class ObserverRegistry: Sendable {
+    typealias KeyHandler = @Sendable (_ key: String, _ entry: ResolvedEntry) -> Void
+    typealias BatchHandler = @Sendable (_ batch: ChangeBatch) -> Void
+
+    struct KeyObserver: Sendable {
+        var label: String
+        var liveness: ObserverLiveness
+        var handler: KeyHandler
+    }
+
+    struct BatchObserver: Sendable {
+        var label: String
+        var keys: Set<String>?
+        var prefix: String?
+        var liveness: ObserverLiveness
+        var handler: BatchHandler
+    }
+
+    private struct State {
+        var byKey: [String: [UInt64: KeyObserver]] = [:]
+        var batch: [UInt64: BatchObserver] = [:]
+        var nextIdentifier: UInt64 = 1
+        var endHandlers: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
+
+    func add(key: String, label: String?, liveness: ObserverLiveness, handler: @escaping KeyHandler) -> UInt64 {
+        state.withLock { state in
+            let identifier = state.nextIdentifier
+            state.nextIdentifier += 1
+            state.byKey[key, default: [:]][identifier] = KeyObserver(
+                label: label ?? "observer #\(identifier)", liveness: liveness, handler: handler)
+            return identifier
+        }
+    }
+
+    func addBatch(
+        keys: Set<String>?, prefix: String?, label: String?, liveness: ObserverLiveness,
+        handler: @escaping BatchHandler
+    ) -> UInt64 {
+        state.withLock { state in
+            let identifier = state.nextIdentifier
+            state.nextIdentifier += 1
+            state.batch[identifier] = BatchObserver(
+                label: label ?? "observer #\(identifier)", keys: keys, prefix: prefix, liveness: liveness,
+                handler: handler)
+            return identifier
+        }
+    }
+
+    func remove(_ identifier: UInt64, key: String?, liveness: ObserverLiveness) {
+        liveness.isActive.store(false, ordering: .releasing)
+        state.withLock { state in
+            if let key {
+                state.byKey[key]?[identifier] = nil
+                if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+            } else {
+                state.batch[identifier] = nil
+            }
+        }
+    }
+
+    /// The observers to run for `changedKeys`, in registration order per key.
+    func observers(for changedKeys: [String]) -> (keyed: [(String, KeyObserver)], batch: [BatchObserver]) {
+        state.withLock { state in
+            var keyed: [(String, KeyObserver)] = []
+            for key in changedKeys {
+                guard let observers = state.byKey[key] else { continue }
+                for identifier in observers.keys.sorted() { keyed.append((key, observers[identifier]!)) }
+            }
+            let changed = Set(changedKeys)
+            let batch = state.batch.keys.sorted().compactMap { identifier -> BatchObserver? in
+                let observer = state.batch[identifier]!
+                if let keys = observer.keys, keys.isDisjoint(with: changed) { return nil }
+                if let prefix = observer.prefix, !changedKeys.contains(where: { $0.hasPrefix(prefix) }) { return nil }
+                return observer
+            }
+            return (keyed, batch)
+        }
+    }
+
+    /// Registers something to run when the context goes away (ending async sequences).
+    func onContextEnd(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.endHandlers.append(handler) }
+    }
+
+    /// Runs the end handlers; called when the context is released.
+    func contextDidEnd() {
+        let handlers = state.withLock { state in
+            defer { state.endHandlers.removeAll() }
+            return state.endHandlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    var isEmpty: Bool { state.withLock { $0.byKey.isEmpty && $0.batch.isEmpty } }
+}
+
+/// Whether an observer is still registered; checked just before each call, so an observer
+/// cancelled while a round is being delivered is not called again.
+final class ObserverLiveness: Sendable {
+    let isActive = Atomic<Bool>(true)
+}

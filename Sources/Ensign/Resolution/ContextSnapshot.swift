@@ -1,0 +1,123 @@
+/// One immutable, fully resolved view of every key: what a context's reads return between
+/// two writes.
+///
+/// A context swaps in a new snapshot atomically on every write. Reading several keys from one
+/// snapshot gives values that belong together even while other threads write:
+///
+/// ```swift
+/// let snapshot = context.snapshot
+/// let (shown, size) = (snapshot[.showPendingList], snapshot[.pageSize])
+/// ```
+public final class ContextSnapshot: Sendable {
+    let layout: KeyLayout
+    let inputs: ContextInputs
+    /// Entries by slot, in chunks, so the next snapshot shares every chunk a write does not touch.
+    let chunks: [[ResolvedEntry]]
+    /// Increases with every snapshot of a root context; a child's snapshot carries the
+    /// generation of the parent snapshot it was derived from.
+    let generation: UInt64
+    /// A child context's own overrides, applied on top of its parent's values.
+    let scopeOverrides: [String: AttributedValue]
+
+    static let chunkShift = 6
+    static let chunkSize = 1 << chunkShift
+
+    init(
+        layout: KeyLayout, inputs: ContextInputs, chunks: [[ResolvedEntry]], generation: UInt64,
+        scopeOverrides: [String: AttributedValue] = [:]
+    ) {
+        self.layout = layout
+        self.inputs = inputs
+        self.chunks = chunks
+        self.generation = generation
+        self.scopeOverrides = scopeOverrides
+    }
+
+    /// Resolves every key from `inputs`.
+    static func resolving(_ inputs: ContextInputs, generation: UInt64) -> ContextSnapshot {
+        var chunks: [[ResolvedEntry]] = []
+        chunks.reserveCapacity((inputs.layout.count + chunkSize - 1) / chunkSize)
+        var slot = 0
+        while slot < inputs.layout.count {
+            let end = min(slot + chunkSize, inputs.layout.count)
+            chunks.append((slot..<end).map { SnapshotResolver.resolve(slot: $0, inputs: inputs) })
+            slot = end
+        }
+        return ContextSnapshot(layout: inputs.layout, inputs: inputs, chunks: chunks, generation: generation)
+    }
+
+    /// The next snapshot after `inputs` changed for `keys` only (same layout), and which of
+    /// those keys changed value.
+    func updating(_ inputs: ContextInputs, keys: some Sequence<String>, generation: UInt64) -> (
+        ContextSnapshot, [String]
+    ) {
+        var chunks = self.chunks
+        var changed: [String] = []
+        for key in keys {
+            guard let slot = layout.slot(for: key) else { continue }
+            let entry = SnapshotResolver.resolve(slot: slot, inputs: inputs)
+            let (chunk, index) = (slot >> Self.chunkShift, slot & (Self.chunkSize - 1))
+            if !chunks[chunk][index].hasSameValue(as: entry) { changed.append(key) }
+            chunks[chunk][index] = entry
+        }
+        return (ContextSnapshot(layout: layout, inputs: inputs, chunks: chunks, generation: generation), changed)
+    }
+
+    /// The keys whose values differ between `older` and this snapshot, including keys only
+    /// one of them defines.
+    func changedKeys(since older: ContextSnapshot) -> [String] {
+        var changed: [String] = []
+        for (slot, name) in layout.names.enumerated() where !older.entry(named: name).hasSameValue(as: entry(at: slot))
+        {
+            changed.append(name)
+        }
+        for name in older.layout.names where layout.slot(for: name) == nil {
+            if older.entry(named: name).value != nil { changed.append(name) }
+        }
+        return changed
+    }
+
+    @inline(__always)
+    func entry(at slot: Int) -> ResolvedEntry {
+        chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)]
+    }
+
+    /// The entry for a full key name; ``ResolvedEntry/notFound`` when no definition has it.
+    func entry(named name: String) -> ResolvedEntry {
+        guard let slot = layout.slot(for: name) else { return .notFound }
+        return entry(at: slot)
+    }
+
+    /// The value for a key, or its code default when the key is undefined, has no value
+    /// or has a value of another type.
+    @inline(__always)
+    func value<Value: FlagValueConvertible>(identity: KeyIdentity, default defaultValue: Value) -> Value {
+        guard let slot = identity.slot(in: layout),
+            let value = chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
+        else { return defaultValue }
+        return Value(flagValue: value) ?? defaultValue
+    }
+
+    /// The value of a flag key (see ``AppContext`` for the layers it resolves through).
+    public subscript<Value>(key: FlagKey<Value>) -> Value {
+        value(identity: key.identity, default: key.defaultValue)
+    }
+
+    /// The value of a preference key.
+    public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
+        value(identity: key.identity, default: key.defaultValue)
+    }
+
+    /// The resolved value for a full key name, `nil` when the code default applies.
+    public func value(forKeyNamed name: String) -> JSONValue? {
+        entry(named: name).value
+    }
+
+    /// Every defined key, sorted.
+    public var keys: [String] { layout.names }
+
+    /// The definition of a full key name.
+    public func definition(forKeyNamed name: String) -> FlagDefinition? {
+        layout.definitions[name]
+    }
+}

@@ -1,0 +1,52 @@
+/// Evaluates flags offline, the way flagd does: from definitions (and optionally an
+/// environment and deployment overlays) against an evaluation context given per call.
+///
+/// An ``AppContext`` resolves for one evaluation context at a time and refuses files with
+/// errors; a `FlagEvaluator` evaluates any flag for any context (a server's per-request
+/// evaluation, `ensign eval`, the conformance suites), and a flag whose own definition has a
+/// problem resolves with an error code while the others work.
+///
+/// ```swift
+/// let evaluator = FlagEvaluator(definitions: DefinitionLoader().loadDirectory("flags").definitions)
+/// let details = evaluator.details(
+///     forKeyNamed: "transfers.newFlow", default: false,
+///     context: EvaluationContext(targetingKey: "user-42", attributes: ["country": "FR"]))
+/// ```
+public struct FlagEvaluator: Sendable {
+    let baseInputs: ContextInputs
+
+    /// Creates an evaluator over `definitions`, for `environment`.
+    public init(
+        definitions: DefinitionSet, environment: String = "", environmentOverlay: Overlay? = nil,
+        deploymentOverlays: [Overlay] = []
+    ) {
+        baseInputs = ContextInputs(
+            layout: KeyLayout(definitions: definitions), environment: environment,
+            environmentOverlay: environmentOverlay, deploymentOverlays: deploymentOverlays)
+    }
+
+    /// Evaluates a key for `context`, reading the value as `Value`.
+    public func details<Value: FlagValueConvertible>(
+        forKeyNamed key: String, default defaultValue: Value, context: EvaluationContext = .empty
+    ) -> ResolutionDetails<Value> {
+        let (entry, definition) = resolve(key, context: context)
+        return ResolutionDetails(key: key, entry: entry, definition: definition, defaultValue: defaultValue)
+    }
+
+    /// Evaluates a key for `context` without a Swift type: `value` is `null` when the
+    /// caller's default applies (no flag value is ever `null`).
+    public func details(forKeyNamed key: String, context: EvaluationContext = .empty) -> ResolutionDetails<JSONValue> {
+        let (entry, definition) = resolve(key, context: context)
+        return ResolutionDetails(
+            key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
+            errorCode: entry.errorCode,
+            errorMessage: entry.errorMessage, metadata: definition?.metadata ?? [:], source: entry.source)
+    }
+
+    private func resolve(_ key: String, context: EvaluationContext) -> (ResolvedEntry, FlagDefinition?) {
+        guard let slot = baseInputs.layout.slot(for: key) else { return (.notFound, nil) }
+        var inputs = baseInputs
+        inputs.evaluationContext = context
+        return (SnapshotResolver.resolve(slot: slot, inputs: inputs), inputs.layout.definitionBySlot[slot])
+    }
+}

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// The fixed part of a set of snapshots: which keys exist, in which slot each lives, their
+/// definitions and compiled targeting. Built once per definitions load and shared by every
+/// snapshot until definitions change.
+final class KeyLayout: Sendable {
+    /// Never reused, so a key's cached slot is only trusted for the layout it came from.
+    let identifier: UInt64
+    let definitions: DefinitionSet
+    let names: [String]
+    let slotByName: [String: Int]
+    let definitionBySlot: [FlagDefinition]
+
+    private static let nextIdentifier = Atomic<UInt64>(1)
+
+    init(definitions: DefinitionSet) {
+        identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.definitions = definitions
+        names = definitions.keys
+        var slots: [String: Int] = [:]
+        slots.reserveCapacity(names.count)
+        for (slot, name) in names.enumerated() { slots[name] = slot }
+        slotByName = slots
+        definitionBySlot = names.map { definitions[$0]! }
+    }
+
+    /// A layout with no keys: every read gives the code default.
+    static let empty = KeyLayout(definitions: .empty)
+
+    var count: Int { names.count }
+
+    func slot(for name: String) -> Int? { slotByName[name] }
+}

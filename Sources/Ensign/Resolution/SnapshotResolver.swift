@@ -1,0 +1,95 @@
+/// Resolves one key through the layers, lowest first: definition default, environment,
+/// deployment files, fleet, targeting, preference, override. (Code defaults live with the
+/// typed keys, so "no value" here means "the code default"; scope overrides are applied by
+/// child contexts on top of their parent's snapshot.)
+enum SnapshotResolver {
+    static func resolve(slot: Int, inputs: ContextInputs) -> ResolvedEntry {
+        let definition = inputs.layout.definitionBySlot[slot]
+        if let override = inputs.overrides[definition.key] {
+            return attributed(override, layer: .override, reason: .override, definition: definition)
+        }
+        if definition.kind == .preference, let preference = inputs.preferences[definition.key] {
+            return attributed(preference, layer: .preference, reason: .preference, definition: definition)
+        }
+        guard definition.isEnabled else {
+            return ResolvedEntry(
+                value: nil, variant: nil, reason: .disabled, errorCode: nil, errorMessage: nil, source: .codeDefault)
+        }
+        if let problem = definition.targetingProblem {
+            return ResolvedEntry(
+                value: nil, variant: nil, reason: .error, errorCode: .parseError,
+                errorMessage: "the targeting rule does not compile: \(problem)", source: .codeDefault)
+        }
+        let fallback = staticEntry(definition, inputs: inputs)
+        guard let rule = definition.compiledTargeting else { return fallback }
+        return targeted(definition, rule: rule, fallback: fallback, inputs: inputs)
+    }
+
+    /// Layers 2–4½: the last file value wins; `DEFAULT` with no value when none has one.
+    static func staticEntry(_ definition: FlagDefinition, inputs: ContextInputs) -> ResolvedEntry {
+        var winner: (value: LocatedValue, layer: ValueLayer)?
+        if let value = definition.defaultValue { winner = (value, .definition) }
+        if let value = definition.environmentValues[inputs.environment] { winner = (value, .environment) }
+        if let value = inputs.environmentOverlay?.value(for: definition.key, kind: definition.kind) {
+            winner = (value, .environment)
+        }
+        for overlay in inputs.deploymentOverlays {
+            if let value = overlay.value(for: definition.key, kind: definition.kind) { winner = (value, .deployment) }
+        }
+        if let value = inputs.fleetOverlay?.value(for: definition.key, kind: definition.kind) {
+            winner = (value, .fleet)
+        }
+        guard let winner else {
+            return ResolvedEntry(
+                value: nil, variant: nil, reason: .defaultValue, errorCode: nil, errorMessage: nil, source: .codeDefault
+            )
+        }
+        return ResolvedEntry(
+            value: winner.value.value, variant: definition.variantName(for: winner.value.value), reason: .staticValue,
+            errorCode: nil, errorMessage: nil, source: ValueSource(layer: winner.layer, location: winner.value.location)
+        )
+    }
+
+    private static func targeted(
+        _ definition: FlagDefinition, rule: TargetingRule, fallback: ResolvedEntry, inputs: ContextInputs
+    ) -> ResolvedEntry {
+        let result = rule.evaluate(context: inputs.evaluationContext, flagKey: definition.key)
+        if result.isNull {
+            var entry = fallback
+            entry.reason = .defaultValue
+            return entry
+        }
+        let source = ValueSource(layer: .targeting, location: definition.targeting?.location)
+        if !definition.variants.isEmpty {
+            guard let name = TargetingRule.variantName(for: result), let value = definition.variants[name] else {
+                return failure(
+                    "targeting returned \(result.jsonText), which is not one of the variants", source: source)
+            }
+            return ResolvedEntry(
+                value: value, variant: name, reason: .targetingMatch, errorCode: nil, errorMessage: nil,
+                source: source)
+        }
+        switch definition.rules.check(result) {
+        case .success(let value):
+            return ResolvedEntry(
+                value: value, variant: nil, reason: .targetingMatch, errorCode: nil, errorMessage: nil,
+                source: source)
+        case .failure(let problem):
+            return failure("targeting returned a value that does not fit: \(problem)", source: source)
+        }
+    }
+
+    private static func failure(_ message: String, source: ValueSource) -> ResolvedEntry {
+        ResolvedEntry(
+            value: nil, variant: nil, reason: .error, errorCode: .general, errorMessage: message, source: source)
+    }
+
+    private static func attributed(
+        _ value: AttributedValue, layer: ValueLayer, reason: ResolutionReason, definition: FlagDefinition
+    ) -> ResolvedEntry {
+        ResolvedEntry(
+            value: value.value, variant: definition.variantName(for: value.value), reason: reason, errorCode: nil,
+            errorMessage: nil,
+            source: ValueSource(layer: layer, location: value.location, actor: value.actor, time: value.time))
+    }
+}
