@@ -14,8 +14,22 @@ extension AppContext {
     /// ```
     ///
     /// - Parameter label: names the observer in the change log (`ensign log`).
-    public func observe<Key: ContextKey>(
-        _ key: Key, label: String? = nil, _ handler: @escaping @Sendable (Key.Value) -> Void
+    public func observe<Value>(
+        _ key: FlagKey<Value>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        addObserver(key, label: label, handler)
+    }
+
+    /// Calls `handler` with the preference's new value each time it changes; see
+    /// ``observe(_:label:_:)-(FlagKey<Value>,_,_)``.
+    public func observe<Value>(
+        _ key: UserPreferenceKey<Value>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        addObserver(key, label: label, handler)
+    }
+
+    func addObserver<Key: ContextKey>(
+        _ key: Key, label: String?, _ handler: @escaping @Sendable (Key.Value) -> Void
     ) -> ObservationToken {
         let name = fullName(key.name)
         let defaultValue = key.defaultValue
@@ -66,11 +80,20 @@ extension AppContext {
     /// ```swift
     /// for await pageSize in context.values(for: .pageSize) { reloadList(pageSize: pageSize) }
     /// ```
-    public func values<Key: ContextKey>(for key: Key, label: String? = nil) -> AsyncStream<Key.Value> {
+    public func values<Value>(for key: FlagKey<Value>, label: String? = nil) -> AsyncStream<Value> {
+        valueStream(for: key, label: label)
+    }
+
+    /// The preference's values as an asynchronous sequence; see ``values(for:label:)-(FlagKey<Value>,_)``.
+    public func values<Value>(for key: UserPreferenceKey<Value>, label: String? = nil) -> AsyncStream<Value> {
+        valueStream(for: key, label: label)
+    }
+
+    func valueStream<Key: ContextKey>(for key: Key, label: String?) -> AsyncStream<Key.Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
         // Observe first, then yield the current value: a change in between may repeat a value,
         // but none is missed.
-        let token = observe(key, label: label ?? "values(for: \(key.name))") { continuation.yield($0) }
+        let token = addObserver(key, label: label ?? "values(for: \(key.name))") { continuation.yield($0) }
         store.observers.onContextEnd { continuation.finish() }
         continuation.onTermination = { _ in token.cancel() }
         continuation.yield(currentValue(of: key))

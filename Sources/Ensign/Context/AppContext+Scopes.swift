@@ -27,11 +27,14 @@ extension AppContext {
     ///     try child.setOverride(.showPendingList, to: true)
     /// }
     /// ```
-    public func makeChild(
-        label: String, configure: (AppContext) throws(ContextWriteError) -> Void = { _ in }
-    ) throws(ContextWriteError) -> AppContext {
-        let child = AppContext(store: ContextStore(label: label, parent: store), keyPrefix: keyPrefix)
+    public func makeChild(label: String, configure: (AppContext) throws -> Void) rethrows -> AppContext {
+        let child = makeChild(label: label)
         try configure(child)
         return child
+    }
+
+    /// A child context with no overrides yet; see ``makeChild(label:configure:)``.
+    public func makeChild(label: String) -> AppContext {
+        AppContext(store: ContextStore(label: label, parent: store), keyPrefix: keyPrefix)
     }
 }

@@ -7,8 +7,15 @@ extension AppContext {
     /// ```swift
     /// try context.setOverride(.showPendingList, to: true)
     /// ```
-    public func setOverride<Key: ContextKey>(
-        _ key: Key, to value: Key.Value, actor: String = "code"
+    public func setOverride<Value>(_ key: FlagKey<Value>, to value: Value, actor: String = "code")
+        throws(ContextWriteError)
+    {
+        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor)
+    }
+
+    /// Overrides a preference's value at run time (over the user's own choice).
+    public func setOverride<Value>(
+        _ key: UserPreferenceKey<Value>, to value: Value, actor: String = "code"
     ) throws(ContextWriteError) {
         try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor)
     }
@@ -27,8 +34,13 @@ extension AppContext {
         }
     }
 
-    /// Removes a key's override, if it has one.
-    public func removeOverride<Key: ContextKey>(_ key: Key, actor: String = "code") {
+    /// Removes a flag's override, if it has one.
+    public func removeOverride<Value>(_ key: FlagKey<Value>, actor: String = "code") {
+        removeOverride(keyNamed: key.name, actor: actor)
+    }
+
+    /// Removes a preference's override, if it has one.
+    public func removeOverride<Value>(_ key: UserPreferenceKey<Value>, actor: String = "code") {
         removeOverride(keyNamed: key.name, actor: actor)
     }
 

@@ -70,8 +70,22 @@ public final class AppContext: Sendable {
     /// The current snapshot: read several keys from it to get values that belong together.
     public var snapshot: ContextSnapshot { store.snapshot() }
 
-    /// The value, variant, reason, error, metadata and source of a key's current value.
-    public func details<Key: ContextKey>(for key: Key) -> ResolutionDetails<Key.Value> {
+    /// The value, variant, reason, error, metadata and source of a flag's current value.
+    ///
+    /// ```swift
+    /// let details = context.details(for: .pageSize)
+    /// print(details.value, details.reason, details.source)  // 50 STATIC environment flags/environments/development.yaml:3:27
+    /// ```
+    public func details<Value>(for key: FlagKey<Value>) -> ResolutionDetails<Value> {
+        resolutionDetails(for: key)
+    }
+
+    /// The value, variant, reason, error, metadata and source of a preference's current value.
+    public func details<Value>(for key: UserPreferenceKey<Value>) -> ResolutionDetails<Value> {
+        resolutionDetails(for: key)
+    }
+
+    func resolutionDetails<Key: ContextKey>(for key: Key) -> ResolutionDetails<Key.Value> {
         let name = fullName(key.name)
         store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
         let snapshot = store.snapshot()

@@ -1,0 +1,87 @@
+/// Several writes applied as one transaction: one new snapshot, one notification round, one
+/// change-log entry. Built inside ``AppContext/batch(label:actor:_:)``.
+///
+/// Each write is checked when it is added; if the closure throws, nothing is applied.
+public struct ContextBatch: Sendable {
+    let context: AppContext
+    let actor: String
+    var overrides: [String: AttributedValue?] = [:]
+    var preferences: [String: AttributedValue?] = [:]
+    var evaluationContext: EvaluationContext?
+
+    init(context: AppContext, actor: String) {
+        self.context = context
+        self.actor = actor
+    }
+
+    /// Adds an override of a flag (a scope override in a child context).
+    public mutating func setOverride<Value>(_ key: FlagKey<Value>, to value: Value) throws(ContextWriteError) {
+        try setOverride(keyNamed: key.name, to: value.flagValue)
+    }
+
+    /// Adds an override of a key given by name.
+    public mutating func setOverride(keyNamed name: String, to value: JSONValue) throws(ContextWriteError) {
+        let key = context.fullName(name)
+        overrides[key] = AttributedValue(try context.checkedValue(value, forKeyNamed: key), actor: actor)
+    }
+
+    /// Removes a flag's override.
+    public mutating func removeOverride<Value>(_ key: FlagKey<Value>) {
+        overrides[context.fullName(key.name)] = .some(nil)
+    }
+
+    /// Sets a preference.
+    public mutating func setPreference<Value>(
+        _ key: UserPreferenceKey<Value>, to value: Value
+    ) throws(ContextWriteError) {
+        let name = context.fullName(key.name)
+        let checked = try context.checkedValue(value.flagValue, forKeyNamed: name)
+        guard context.definitions[name]?.kind == .preference else { throw .notAPreference(name) }
+        preferences[name] = AttributedValue(checked, actor: actor)
+    }
+
+    /// Replaces the evaluation context.
+    public mutating func setEvaluationContext(_ evaluationContext: EvaluationContext) {
+        self.evaluationContext = evaluationContext
+    }
+}
+
+extension AppContext {
+    /// Applies several writes as one transaction and one notification round.
+    ///
+    /// ```swift
+    /// try context.batch(label: "enable new list") { batch in
+    ///     try batch.setOverride(.showPendingList, to: true)
+    ///     try batch.setOverride(.pageSize, to: 50)
+    /// }
+    /// ```
+    ///
+    /// In a child context, overrides are the child's scope overrides and form one transaction
+    /// in the child; preferences and the evaluation context go to the root as another.
+    public func batch(
+        label: String = "batch", actor: String = "code", _ build: (inout ContextBatch) throws -> Void
+    ) rethrows {
+        var batch = ContextBatch(context: self, actor: actor)
+        try build(&batch)
+        let cause = ChangeCause.batch(label)
+        var rootKeys = Array(batch.preferences.keys)
+        if batch.evaluationContext != nil {
+            rootKeys += definitions.keys.filter { definitions[$0]?.compiledTargeting != nil }
+        }
+        let overrides = batch.overrides
+        if store.parent != nil, !overrides.isEmpty {
+            store.commitScopeOverrides(cause: cause, keys: Array(overrides.keys)) { scope in
+                for (key, value) in overrides { scope[key] = value }
+            }
+        } else {
+            rootKeys += overrides.keys
+        }
+        guard !rootKeys.isEmpty else { return }
+        let isChild = store.parent != nil
+        rootStore.commit(cause: cause, affecting: .some(rootKeys)) { inputs in
+            if !isChild { for (key, value) in overrides { inputs.overrides[key] = value } }
+            for (key, value) in batch.preferences { inputs.preferences[key] = value }
+            if let evaluationContext = batch.evaluationContext { inputs.evaluationContext = evaluationContext }
+        }
+    }
+}

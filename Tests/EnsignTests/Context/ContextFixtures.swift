@@ -1,0 +1,69 @@
+import Ensign
+
+/// The keys the context tests use, declared the way an app declares them.
+extension FlagKey where Value == Bool {
+    static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
+    static let newFlow = FlagKey("transfers.newFlow", default: false)
+    static let undefinedFlag = FlagKey("nowhere.defined", default: true)
+}
+
+extension FlagKey where Value == Int {
+    static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
+    /// The same key read with the wrong type.
+    static let newFlowAsInt = FlagKey("transfers.newFlow", default: -1)
+}
+
+enum SortOrder: String, FlagValueConvertible {
+    case name, recent
+}
+
+extension FlagKey where Value == SortOrder {
+    static let sortOrder = FlagKey("beneficiaries.sortOrder", default: .name)
+}
+
+extension UserPreferenceKey where Value == Bool {
+    static let darkMode = UserPreferenceKey("appearance.darkMode", default: false)
+}
+
+enum ContextFixtures {
+    static let definitions = """
+        version: 1
+        namespace: beneficiaries
+        flags:
+          showPendingList:
+            type: bool
+            default: false
+            environments: { development: true }
+          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
+          sortOrder: { type: string, enum: [name, recent], default: recent }
+        """
+
+    static let transfers = """
+        version: 1
+        namespace: transfers
+        flags:
+          newFlow:
+            variants: { "on": true, "off": false }
+            defaultVariant: "off"
+            targeting:
+              if:
+                - in: [{ var: country }, [FR, BE]]
+                - "on"
+                - null
+        """
+
+    static let preferences = """
+        version: 1
+        preferences:
+          appearance.darkMode: { type: bool, default: false }
+        """
+
+    /// A context over the fixtures, for `environment`, with optional overlays.
+    static func context(
+        environment: String = "test", environmentOverlay: String? = nil, deploymentOverlays: [String] = []
+    ) throws -> AppContext {
+        try AppContext(
+            definitions: definitions, transfers, preferences, environment: environment,
+            environmentOverlay: environmentOverlay, deploymentOverlays: deploymentOverlays)
+    }
+}
