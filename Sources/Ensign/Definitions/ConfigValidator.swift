@@ -24,6 +24,7 @@ public struct ConfigValidator: Sendable {
         var diagnostics: [Diagnostic] = []
         var definitionFiles: [DefinitionLoader.ParsedFile] = []
         var overlayFiles: [DefinitionLoader.ParsedFile] = []
+        var environmentNames: [String: String] = [:]  // overlay file → environment
         var knownEnvironments: Set<String> = []
         func parse(_ path: String) -> DefinitionLoader.ParsedFile? {
             do {
@@ -53,21 +54,24 @@ public struct ConfigValidator: Sendable {
                 knownEnvironments.insert(name)
                 if environment == nil || environment == name, let parsed = parse(file) {
                     overlayFiles.append(parsed)
+                    environmentNames[file] = name
                 }
             }
         }
         let loaded = loader.loadDefinitions(definitionFiles)
         diagnostics += loaded.diagnostics
         var overlays: [Overlay] = []
+        var environments: [String: Overlay] = [:]
         for file in overlayFiles {
             let (overlay, found) = loader.readOverlay(file, definitions: loaded.definitions)
             overlays.append(overlay)
+            if let name = environmentNames[file.name] { environments[name] = overlay }
             diagnostics += found
         }
         diagnostics += EnvironmentNameCheck.check(loaded.definitions, knownEnvironments: knownEnvironments)
         return ValidationReport(
             diagnostics: diagnostics.sortedByLocation(), definitions: loaded.definitions,
-            definitionFiles: definitionFiles.map(\.name), overlays: overlays)
+            definitionFiles: definitionFiles.map(\.name), overlays: overlays, environments: environments)
     }
 }
 
@@ -81,6 +85,8 @@ public struct ValidationReport: Sendable {
     public var definitionFiles: [String]
     /// The overlays read, in the order of the paths given.
     public var overlays: [Overlay]
+    /// The environment overlays among them (`environments/<name>.yaml` in a directory), by name.
+    public var environments: [String: Overlay]
 
     /// How many errors there are.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }

@@ -39,12 +39,8 @@ public struct DefinitionLoader: Sendable {
                 diagnostics: [Diagnostic(.error, at: .unknown(path), "no such directory")])
         }
         let report = ConfigValidator(loader: self).validate(paths: [path])
-        var environments: [String: Overlay] = [:]
-        for overlay in report.overlays {
-            environments[ConfigDirectory.baseName(overlay.source)] = overlay
-        }
         return DirectoryLoadResult(
-            definitions: report.definitions, environments: environments, diagnostics: report.diagnostics)
+            definitions: report.definitions, environments: report.environments, diagnostics: report.diagnostics)
     }
 
     /// Loads definitions from sources (files already read, or in-memory text).

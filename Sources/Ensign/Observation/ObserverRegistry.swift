@@ -56,14 +56,15 @@ final class ObserverRegistry: Sendable {
 
     func remove(_ identifier: UInt64, key: String?, liveness: ObserverLiveness) {
         liveness.isActive.store(false, ordering: .releasing)
-        state.withLock { state in
-            if let key {
-                state.byKey[key]?[identifier] = nil
-                if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
-            } else {
-                state.batch[identifier] = nil
-            }
+        // The handler is released after the lock: it may hold the last reference to a
+        // context, whose teardown would otherwise re-enter this lock.
+        let removed: Any? = state.withLock { state -> Any? in
+            guard let key else { return state.batch.removeValue(forKey: identifier) }
+            let observer = state.byKey[key]?.removeValue(forKey: identifier)
+            if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+            return observer
         }
+        _ = removed
     }
 
     /// The observers to run for `changedKeys`, in registration order per key.

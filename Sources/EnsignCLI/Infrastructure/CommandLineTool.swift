@@ -5,6 +5,7 @@ enum CommandLineTool {
     static var commands: [CommandEntry] {
         [
             CommandEntry(ValidateCommand.self),
+            CommandEntry(EvalCommand.self),
             CommandEntry(ListCommand.self),
             CommandEntry(SchemaCommand.self),
         ]
