@@ -58,7 +58,7 @@ extension TargetingCompiler {
             }
         }
         let node = FractionalNode(bucketing: bucketing, buckets: buckets, hashing: options.fractionalHashing)
-        return .oneOf(.fractional(node), variants)
+        return .oneOf(node, variants)
     }
 
     private mutating func compileBucket(_ bucket: Argument) -> (bucket: FractionalNode.Bucket, variant: Compiled)? {

@@ -1,41 +1,148 @@
 /// A node of a compiled targeting rule.
 ///
 /// ``TargetingCompiler`` builds the tree once from the rule's JSON: operators are resolved to
-/// cases, `var` paths are split, constant sub-trees are folded into literals, and `$ref`s are
-/// replaced by their evaluators. Evaluating walks the tree without looking at names or
+/// node types, `var` paths are split, constant sub-trees are folded into literals, and `$ref`s
+/// are replaced by their evaluators. Evaluating walks the tree without looking at names or
 /// re-reading JSON.
-enum Expression: Sendable {
-    /// A constant (including arrays and objects without logic inside).
-    case literal(JSONValue)
-    /// An array with logic inside: each element is evaluated.
-    case array([Expression])
-    /// `var`: a lookup in the current data.
-    case variable(VariableNode)
-    /// `if` / `?:`: condition, value, condition, value, …, optional else.
-    case conditional([Expression])
-    /// `and`: the first falsy operand, or the last one.
-    case and([Expression])
-    /// `or`: the first truthy operand, or the last one.
-    case or([Expression])
-    /// An operator whose operands are all evaluated first, in order.
-    case operation(Operator, [Expression])
-    /// `map`, `filter`, `reduce`, `all`, `none`, `some`: a body evaluated per element.
-    case iteration(IterationNode)
-    /// flagd's `fractional`.
-    case fractional(FractionalNode)
-    /// flagd's `sem_ver`.
-    case semanticVersion(SemanticVersionNode)
-
-    /// Whether the expression is a constant.
-    var isLiteral: Bool {
-        if case .literal = self { return true }
-        return false
+///
+/// Nodes are classes rather than enum cases so that walking the tree passes references without
+/// copying payloads (an enum's array or class payloads are retained and released at every step).
+///
+/// `@unchecked Sendable`: this class has no stored state, and every subclass (all `final`, all in
+/// this module) stores only `let` properties of `Sendable` types set in `init`; nothing mutates a
+/// node after compilation, so nodes can be shared between threads.
+class Expression: @unchecked Sendable {
+    /// Evaluates the node with `scope` as the data `var` reads. Every subclass overrides it.
+    func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue {
+        .null
     }
 
-    /// The constant value, when the expression is a literal.
-    var literalValue: JSONValue? {
-        if case .literal(let value) = self { return value }
-        return nil
+    /// The constant value, when the node is a literal.
+    var literalValue: JSONValue? { .none }
+
+    /// Whether the node is a constant.
+    var isLiteral: Bool { false }
+
+    /// A constant (including arrays and objects without logic inside).
+    static func literal(_ value: JSONValue) -> Expression { LiteralExpression(value) }
+
+    /// An array with logic inside: each element is evaluated.
+    static func array(_ elements: [Expression]) -> Expression { ArrayExpression(elements) }
+
+    /// `if` / `?:`: condition, value, condition, value, …, optional else.
+    static func conditional(_ operands: [Expression]) -> Expression { ConditionalExpression(operands) }
+
+    /// `and`: the first falsy operand, or the last one.
+    static func and(_ operands: [Expression]) -> Expression { LogicalExpression(operands, stopsWhenTruthy: false) }
+
+    /// `or`: the first truthy operand, or the last one.
+    static func or(_ operands: [Expression]) -> Expression { LogicalExpression(operands, stopsWhenTruthy: true) }
+
+    /// An operator whose operands are all evaluated first, in order.
+    static func operation(_ operation: Operator, _ operands: [Expression]) -> Expression {
+        guard operands.count == 2 else { return OperationExpression(operation, operands) }
+        switch operation {
+        case .looselyEqual, .strictlyEqual, .notLooselyEqual, .notStrictlyEqual:
+            return ComparisonExpression(operation, operands[0], operands[1])
+        case .contains:
+            return ContainsExpression(needle: operands[0], haystack: operands[1])
+        default:
+            return OperationExpression(operation, operands)
+        }
+    }
+}
+
+/// A constant.
+final class LiteralExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let value: JSONValue
+
+    init(_ value: JSONValue) {
+        self.value = value
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        value
+    }
+
+    override var literalValue: JSONValue? { value }
+
+    override var isLiteral: Bool { true }
+}
+
+/// An array with logic inside.
+final class ArrayExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let elements: [Expression]
+
+    init(_ elements: [Expression]) {
+        self.elements = elements
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        var values: [JSONValue] = []
+        values.reserveCapacity(elements.count)
+        for index in elements.indices { values.append(try elements[index].evaluate(in: scope, environment)) }
+        return .array(values)
+    }
+}
+
+/// `if` / `?:`.
+final class ConditionalExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let operands: [Expression]
+
+    init(_ operands: [Expression]) {
+        self.operands = operands
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        var index = 0
+        while index + 1 < operands.count {
+            if try operands[index].evaluate(in: scope, environment).isTruthy {
+                return try operands[index + 1].evaluate(in: scope, environment)
+            }
+            index += 2
+        }
+        return index < operands.count ? try operands[index].evaluate(in: scope, environment) : .null
+    }
+}
+
+/// `and` / `or`.
+final class LogicalExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let operands: [Expression]
+    /// `true` for `or` (stop at the first truthy operand), `false` for `and`.
+    let stopsWhenTruthy: Bool
+
+    init(_ operands: [Expression], stopsWhenTruthy: Bool) {
+        self.operands = operands
+        self.stopsWhenTruthy = stopsWhenTruthy
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        var last = JSONValue.null
+        for index in operands.indices {
+            last = try operands[index].evaluate(in: scope, environment)
+            if last.isTruthy == stopsWhenTruthy { return last }
+        }
+        return last
+    }
+}
+
+/// An operator applied to evaluated operands.
+final class OperationExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let operation: Operator
+    let operands: [Expression]
+
+    init(_ operation: Operator, _ operands: [Expression]) {
+        self.operation = operation
+        self.operands = operands
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        try operation.apply(to: operands, in: scope, environment)
     }
 }
 
@@ -49,45 +156,43 @@ enum Operator: Sendable, Hashable {
     case startsWith, endsWith
 }
 
-/// A compiled `var`.
-final class VariableNode: Sendable {
-    /// Where the path comes from.
-    enum Key: Sendable {
-        /// A literal path, split at compile time.
-        case fixed(VariablePath)
-        /// A path computed by an expression at evaluation time.
-        case computed(Expression)
-    }
-
-    let key: Key
+/// A compiled `var` whose path is a literal, split at compile time.
+final class VariableNode: Expression, @unchecked Sendable {  // immutable: see Expression
+    let path: VariablePath
     /// The value when the path leads nowhere; `null` when absent.
     let fallback: Expression?
 
-    init(key: Key, fallback: Expression?) {
-        self.key = key
+    init(path: VariablePath, fallback: Expression?) {
+        self.path = path
         self.fallback = fallback
+    }
+
+    /// `var`: the value at the path, else the fallback, else `null`.
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
+        -> JSONValue
+    {
+        guard let fallback else { return environment.lookUp(path, in: scope) ?? .null }
+        // json-logic-js evaluates both arguments before looking anything up.
+        let fallbackValue = try fallback.evaluate(in: scope, environment)
+        return environment.lookUp(path, in: scope) ?? fallbackValue
     }
 }
 
-/// A compiled `map`, `filter`, `reduce`, `all`, `none` or `some`.
-final class IterationNode: Sendable {
-    /// Which iteration.
-    enum Kind: Sendable {
-        case map, filter, reduce, all, none, some
+/// A compiled `var` whose path is computed at evaluation time.
+final class ComputedVariableNode: Expression, @unchecked Sendable {  // immutable: see Expression
+    let path: Expression
+    let fallback: Expression?
+
+    init(path: Expression, fallback: Expression?) {
+        self.path = path
+        self.fallback = fallback
     }
 
-    let kind: Kind
-    /// The collection; `nil` when the argument was not given (JavaScript's `undefined`).
-    let source: Expression?
-    /// The logic run per element; `nil` when not given.
-    let body: Expression?
-    /// `reduce`'s initial accumulator.
-    let initial: Expression?
-
-    init(kind: Kind, source: Expression?, body: Expression?, initial: Expression?) {
-        self.kind = kind
-        self.source = source
-        self.body = body
-        self.initial = initial
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
+        -> JSONValue
+    {
+        let key = try path.evaluate(in: scope, environment)
+        let fallbackValue = try fallback?.evaluate(in: scope, environment)
+        return environment.lookUp(VariablePath(key: key), in: scope) ?? fallbackValue ?? .null
     }
 }
