@@ -76,15 +76,15 @@ extension TargetingCompiler {
     private mutating func compileVariable(_ arguments: [Argument], at path: Path) -> Compiled {
         checkCount(of: "var", arguments.count, allowed: 0...2, at: path)
         guard let first = arguments.first else {
-            return .computed(VariableNode(path: VariablePath(key: .none), fallback: nil), mayReturnStrings: true)
+            return .computed(VariableExpression(path: VariablePath(key: .none), fallback: nil), mayReturnStrings: true)
         }
         let keyPart = compile(first.value, at: first.path)
         let fallback = arguments.count > 1 ? compile(arguments[1].value, at: arguments[1].path) : nil
         let node: Expression =
             keyPart.expression.literalValue.map {
-                VariableNode(path: VariablePath(key: $0), fallback: fallback?.expression)
+                VariableExpression(path: VariablePath(key: $0), fallback: fallback?.expression)
             }
-            ?? ComputedVariableNode(path: keyPart.expression, fallback: fallback?.expression)
+            ?? ComputedVariableExpression(path: keyPart.expression, fallback: fallback?.expression)
         var compiled = Compiled.oneOf(node, fallback.map { [$0] } ?? [])
         compiled.mayReturnOtherStrings = true
         return compiled
@@ -93,7 +93,7 @@ extension TargetingCompiler {
     private mutating func compileIteration(_ name: String, _ arguments: [Argument], at path: Path) -> Compiled {
         checkCount(of: name, arguments.count, allowed: name == "reduce" ? 2...3 : 2...2, at: path)
         let parts = compileAll(arguments)
-        let kind: IterationNode.Kind
+        let kind: IterationExpression.Kind
         switch name {
         case "map": kind = .map
         case "filter": kind = .filter
@@ -103,7 +103,7 @@ extension TargetingCompiler {
         default: kind = .some
         }
         func part(_ index: Int) -> Expression? { index < parts.count ? parts[index].expression : nil }
-        let expression = IterationNode(kind: kind, source: part(0), body: part(1), initial: part(2))
+        let expression = IterationExpression(kind: kind, source: part(0), body: part(1), initial: part(2))
         guard kind == .reduce else { return .computed(expression, mayReturnStrings: false) }
         var compiled = Compiled.oneOf(expression, Array(parts.dropFirst(2)))
         compiled.mayReturnOtherStrings = true
@@ -135,6 +135,6 @@ extension TargetingCompiler {
             }
         }
         return .computed(
-            (SemanticVersionNode(operands: parts.map(\.expression))), mayReturnStrings: false)
+            (SemanticVersionExpression(operands: parts.map(\.expression))), mayReturnStrings: false)
     }
 }

@@ -154,7 +154,7 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
 ///
 /// Evaluates to `null` (as flagd does) when the arguments are not exactly three, a version is
 /// not a semantic version, or the comparison is not one of `= != < <= > >= ^ ~`.
-final class SemanticVersionNode: Expression, @unchecked Sendable {  // immutable: see Expression
+final class SemanticVersionExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     let operands: [Expression]
     let constantComparison: SemanticVersionComparison?
     let constantTarget: SemanticVersion?

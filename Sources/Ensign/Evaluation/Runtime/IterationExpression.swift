@@ -1,5 +1,5 @@
 /// A compiled `map`, `filter`, `reduce`, `all`, `none` or `some`.
-final class IterationNode: Expression, @unchecked Sendable {  // immutable: see Expression
+final class IterationExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     /// Which iteration.
     enum Kind: Sendable {
         case map, filter, reduce, all, none, some

@@ -8,7 +8,7 @@
 /// Evaluates to `null`, as flagd does, when there is no targeting key to bucket by, when a weight
 /// is not a whole number (v2) or not a number, when the weights add up to zero or beyond
 /// `Int32.max`, or when the chosen variant is an array or object. Negative weights count as zero.
-final class FractionalNode: Expression, @unchecked Sendable {  // immutable: see Expression
+final class FractionalExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     /// One `[variant, weight]` bucket; a missing or `null` weight counts as 1.
     struct Bucket: Sendable {
         let variant: Expression
