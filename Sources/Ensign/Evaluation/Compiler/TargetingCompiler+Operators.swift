@@ -135,6 +135,6 @@ extension TargetingCompiler {
             }
         }
         return .computed(
-            (SemanticVersionExpression(operands: parts.map(\.expression))), mayReturnStrings: false)
+            SemanticVersionExpression(operands: parts.map(\.expression)), mayReturnStrings: false)
     }
 }

@@ -23,8 +23,7 @@ final class FractionalExpression: Expression, @unchecked Sendable {  // immutabl
         case expression(Expression)
     }
 
-    let bucketing: Bucketing
-    /// The bucketing expression, when there is one (``bucketing`` unpacked for evaluation).
+    /// The bucketing expression; `nil` for flagd's default key.
     let bucketingExpression: Expression?
     let buckets: [Bucket]
     let hashing: FractionalHashing
@@ -35,7 +34,6 @@ final class FractionalExpression: Expression, @unchecked Sendable {  // immutabl
     let constantVariants: [JSONValue]?
 
     init(bucketing: Bucketing, buckets: [Bucket], hashing: FractionalHashing) {
-        self.bucketing = bucketing
         if case .expression(let expression) = bucketing {
             bucketingExpression = expression
         } else {

@@ -15,7 +15,6 @@ enum Scope {
 }
 
 /// What one evaluation of a rule sees: its root data, the flag key and the time.
-///
 struct EvaluationEnvironment {
     /// The context (empty when the root is plain data).
     let context: EvaluationContext
