@@ -102,8 +102,10 @@ public struct TargetingRule: Sendable {
     ///     the rule uses it).
     /// - Returns: the rule's value — usually a variant name — or `null` when no branch matched or
     ///   the rule failed.
-    public func evaluate(context: EvaluationContext, flagKey: String, timestamp: Int? = nil) -> JSONValue {
-        let environment = EvaluationEnvironment(root: .context(context), flagKey: flagKey, fixedTimestamp: timestamp)
+    public func evaluate(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
+        -> JSONValue
+    {
+        let environment = EvaluationEnvironment(context: context, flagKey: flagKey, timestamp: timestamp)
         do {
             return try expression.evaluate(in: .root, environment)
         } catch {
@@ -116,7 +118,7 @@ public struct TargetingRule: Sendable {
     /// `targetingKey` and `$flagd` are read from `data` itself; `flagKey` is used for
     /// `fractional`'s default bucketing key when `data` has no `$flagd.flagKey`.
     public func evaluate(data: JSONValue, flagKey: String = "") -> JSONValue {
-        let environment = EvaluationEnvironment(root: .data(data), flagKey: flagKey, fixedTimestamp: nil)
+        let environment = EvaluationEnvironment(data: data, flagKey: flagKey, timestamp: nil)
         do {
             return try expression.evaluate(in: .root, environment)
         } catch {

@@ -25,4 +25,16 @@ enum ConformanceData {
         "JsonLogic conformance data not found at \(jsonLogicTests.path). It is tests.json from "
             + "jwadhams/json-logic-js (MIT); point ENSIGN_CONFORMANCE_DIR at a directory containing jsonlogic/tests.json."
     }
+
+    /// The flag set of flagd-testbed's evaluator suite.
+    static let flagdTestkitFlags = directory.appendingPathComponent("flagd-testbed/evaluator/flags/testkit-flags.json")
+
+    /// Whether the flagd testkit flags are present.
+    static var hasFlagdTestkitFlags: Bool { FileManager.default.fileExists(atPath: flagdTestkitFlags.path) }
+
+    /// Why the flagd testkit test is skipped when the data is absent.
+    static var flagdTestkitSkipReason: String {
+        "flagd testkit flags not found at \(flagdTestkitFlags.path). They come from open-feature/flagd-testbed "
+            + "(evaluator/flags/testkit-flags.json); point ENSIGN_CONFORMANCE_DIR at a directory containing flagd-testbed/."
+    }
 }

@@ -7,7 +7,7 @@ extension TargetingCompiler {
                 "'fractional' takes an array: an optional bucketing expression, then [variant, weight] buckets")
             return .computed(.literal(.null), mayReturnStrings: false)
         }
-        var bucketing = FractionalNode.Bucketing.flagAndTargetingKey
+        var bucketing = FractionalExpression.Bucketing.flagAndTargetingKey
         var bucketArguments = arguments[...]
         if let first = arguments.first {
             switch first.value {
@@ -37,7 +37,7 @@ extension TargetingCompiler {
             report(.error, at: path, "'fractional' needs at least one [variant, weight] bucket")
             return .computed(.literal(.null), mayReturnStrings: false)
         }
-        var buckets: [FractionalNode.Bucket] = []
+        var buckets: [FractionalExpression.Bucket] = []
         var variants: [Compiled] = []
         for bucket in bucketArguments {
             guard let compiled = compileBucket(bucket) else { continue }
@@ -46,7 +46,7 @@ extension TargetingCompiler {
         }
         let literalWeights = buckets.map { bucket in
             bucket.weight.map {
-                $0.literalValue.flatMap { FractionalNode.weight($0, hashing: options.fractionalHashing) }
+                $0.literalValue.flatMap { FractionalExpression.weight($0, hashing: options.fractionalHashing) }
             } ?? 1
         }
         if !buckets.isEmpty, !literalWeights.contains(nil) {
@@ -57,11 +57,12 @@ extension TargetingCompiler {
                 report(.error, at: path, "the 'fractional' weights add up to \(total), more than \(Int32.max)")
             }
         }
-        let node = FractionalNode(bucketing: bucketing, buckets: buckets, hashing: options.fractionalHashing)
-        return .oneOf(.fractional(node), variants)
+        let node = FractionalExpression(bucketing: bucketing, buckets: buckets, hashing: options.fractionalHashing)
+        return .oneOf(node, variants)
     }
 
-    private mutating func compileBucket(_ bucket: Argument) -> (bucket: FractionalNode.Bucket, variant: Compiled)? {
+    private mutating func compileBucket(_ bucket: Argument) -> (bucket: FractionalExpression.Bucket, variant: Compiled)?
+    {
         guard case .array(let items) = bucket.value else {
             report(
                 .error, at: bucket.path,
@@ -92,7 +93,7 @@ extension TargetingCompiler {
             weight = compile(items[1], at: weightPath).expression
             if let literal = weight?.literalValue { checkWeight(literal, at: weightPath) }
         }
-        return (FractionalNode.Bucket(variant: variant.expression, weight: weight), variant)
+        return (FractionalExpression.Bucket(variant: variant.expression, weight: weight), variant)
     }
 
     private mutating func checkWeight(_ weight: JSONValue, at path: Path) {

@@ -70,21 +70,22 @@ extension TargetingCompiler {
 
     /// The environment used to fold operations whose operands are all literals.
     private static var constantEnvironment: EvaluationEnvironment {
-        EvaluationEnvironment(root: .data(.null), flagKey: "", fixedTimestamp: 0)
+        EvaluationEnvironment(data: .null, flagKey: "", timestamp: 0)
     }
 
     private mutating func compileVariable(_ arguments: [Argument], at path: Path) -> Compiled {
         checkCount(of: "var", arguments.count, allowed: 0...2, at: path)
         guard let first = arguments.first else {
-            return .computed(
-                .variable(VariableNode(key: .fixed(VariablePath(key: nil)), fallback: nil)), mayReturnStrings: true)
+            return .computed(VariableExpression(path: VariablePath(key: .none), fallback: nil), mayReturnStrings: true)
         }
         let keyPart = compile(first.value, at: first.path)
-        let key: VariableNode.Key =
-            keyPart.expression.literalValue.map { .fixed(VariablePath(key: $0)) } ?? .computed(keyPart.expression)
         let fallback = arguments.count > 1 ? compile(arguments[1].value, at: arguments[1].path) : nil
-        var compiled = Compiled.oneOf(
-            .variable(VariableNode(key: key, fallback: fallback?.expression)), fallback.map { [$0] } ?? [])
+        let node: Expression =
+            keyPart.expression.literalValue.map {
+                VariableExpression(path: VariablePath(key: $0), fallback: fallback?.expression)
+            }
+            ?? ComputedVariableExpression(path: keyPart.expression, fallback: fallback?.expression)
+        var compiled = Compiled.oneOf(node, fallback.map { [$0] } ?? [])
         compiled.mayReturnOtherStrings = true
         return compiled
     }
@@ -92,7 +93,7 @@ extension TargetingCompiler {
     private mutating func compileIteration(_ name: String, _ arguments: [Argument], at path: Path) -> Compiled {
         checkCount(of: name, arguments.count, allowed: name == "reduce" ? 2...3 : 2...2, at: path)
         let parts = compileAll(arguments)
-        let kind: IterationNode.Kind
+        let kind: IterationExpression.Kind
         switch name {
         case "map": kind = .map
         case "filter": kind = .filter
@@ -102,8 +103,7 @@ extension TargetingCompiler {
         default: kind = .some
         }
         func part(_ index: Int) -> Expression? { index < parts.count ? parts[index].expression : nil }
-        let expression = Expression.iteration(
-            IterationNode(kind: kind, source: part(0), body: part(1), initial: part(2)))
+        let expression = IterationExpression(kind: kind, source: part(0), body: part(1), initial: part(2))
         guard kind == .reduce else { return .computed(expression, mayReturnStrings: false) }
         var compiled = Compiled.oneOf(expression, Array(parts.dropFirst(2)))
         compiled.mayReturnOtherStrings = true
@@ -135,6 +135,6 @@ extension TargetingCompiler {
             }
         }
         return .computed(
-            .semanticVersion(SemanticVersionNode(operands: parts.map(\.expression))), mayReturnStrings: false)
+            SemanticVersionExpression(operands: parts.map(\.expression)), mayReturnStrings: false)
     }
 }

@@ -45,13 +45,14 @@ struct MurmurHash3 {
             combine(byte: bytes[index])
             index += 1
         }
-        while index + 4 <= bytes.count {
-            let block =
-                UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
-                | UInt32(bytes[index + 3]) << 24
-            mix(block: block)
-            length &+= 4
-            index += 4
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 4 <= bytes.count {
+                // Blocks are little-endian 32-bit words, whatever the platform's byte order.
+                mix(block: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+                length &+= 4
+                index += 4
+            }
         }
         while index < bytes.count {
             combine(byte: bytes[index])

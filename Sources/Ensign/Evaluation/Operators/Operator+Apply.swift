@@ -157,7 +157,7 @@ extension Operator {
 
     /// `in`: substring search when the haystack is a string, strict-equality membership when it is
     /// an array, and `false` otherwise (including every falsy haystack, as json-logic-js checks `!b`).
-    private static func contains(_ needle: JSONValue?, in haystack: JSONValue?) -> Bool {
+    static func contains(_ needle: JSONValue?, in haystack: JSONValue?) -> Bool {
         switch haystack {
         case .string(let text)? where !text.isEmpty:
             let pattern = JavaScript.string(needle)

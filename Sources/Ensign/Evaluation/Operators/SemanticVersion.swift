@@ -154,7 +154,7 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
 ///
 /// Evaluates to `null` (as flagd does) when the arguments are not exactly three, a version is
 /// not a semantic version, or the comparison is not one of `= != < <= > >= ^ ~`.
-final class SemanticVersionNode: Sendable {
+final class SemanticVersionExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     let operands: [Expression]
     let constantComparison: SemanticVersionComparison?
     let constantTarget: SemanticVersion?
@@ -166,7 +166,9 @@ final class SemanticVersionNode: Sendable {
         constantTarget = operands.count == 3 ? operands[2].literalValue.flatMap { SemanticVersion(value: $0) } : nil
     }
 
-    func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue {
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
+        -> JSONValue
+    {
         guard operands.count == 3,
             let actual = SemanticVersion(value: try operands[0].evaluate(in: scope, environment))
         else { return .null }

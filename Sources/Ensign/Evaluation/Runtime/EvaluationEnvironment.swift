@@ -16,18 +16,31 @@ enum Scope {
 
 /// What one evaluation of a rule sees: its root data, the flag key and the time.
 struct EvaluationEnvironment {
-    /// The root data.
-    enum Root {
-        /// A context: `targetingKey` and `$flagd.*` are answered without merging them into the attributes.
-        case context(EvaluationContext)
-        /// Arbitrary JSON, read as is (the JsonLogic suite's `data`).
-        case data(JSONValue)
-    }
-
-    let root: Root
+    /// The context (empty when the root is plain data).
+    let context: EvaluationContext
+    /// The root when it is plain JSON (the JsonLogic suite's `data`); `nil` for a context.
+    let data: JSONValue?
     let flagKey: String
     /// The time given by the caller, if any; otherwise the clock is read when a rule asks.
     let fixedTimestamp: Int?
+
+    /// An environment whose root is `context`: `targetingKey` and `$flagd.*` are answered
+    /// without merging them into the attributes. Takes ownership of its arguments, so that no
+    /// reference in them is retained again.
+    init(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int?) {
+        self.context = context
+        data = .none
+        self.flagKey = flagKey
+        fixedTimestamp = timestamp
+    }
+
+    /// An environment whose root is arbitrary JSON, read as is.
+    init(data: JSONValue, flagKey: String, timestamp: Int?) {
+        context = .empty
+        self.data = data
+        self.flagKey = flagKey
+        fixedTimestamp = timestamp
+    }
 
     /// `$flagd.timestamp`: unix time in whole seconds.
     var timestamp: Int {
@@ -38,8 +51,8 @@ struct EvaluationEnvironment {
     /// The value `path` denotes in `scope`, or `nil` (JavaScript's `undefined`) when there is none.
     func lookUp(_ path: VariablePath, in scope: Scope) -> JSONValue? {
         switch scope {
-        case .value(let data):
-            return path.resolve(in: data)
+        case .value(let value):
+            return path.resolve(in: value)
         case .reduction(let current, let accumulator):
             switch path.reductionHead {
             case .whole: return .object(["current": current, "accumulator": accumulator])
@@ -48,18 +61,17 @@ struct EvaluationEnvironment {
             case .other: return .none
             }
         case .root:
-            switch root {
-            case .data(let data): return path.resolve(in: data)
-            case .context(let context): return lookUp(path, in: context)
-            }
+            if let data { return path.resolve(in: data) }
+            if let key = path.attributeKey { return context.attributes[key] }
+            return lookUpInContext(path)
         }
     }
 
-    private func lookUp(_ path: VariablePath, in context: EvaluationContext) -> JSONValue? {
+    private func lookUpInContext(_ path: VariablePath) -> JSONValue? {
         let head: JSONValue?
         switch path.contextHead {
         case .whole:
-            return rootObject(of: context)
+            return rootObject
         case .targetingKey:
             head = context.targetingKey.map(JSONValue.string) ?? context.attributes["targetingKey"]
         case .flagdObject:
@@ -72,6 +84,7 @@ struct EvaluationEnvironment {
             head = context.attributes[path.components[0].key]
         }
         guard let head else { return .none }
+        if path.components.count == path.contextHeadLength { return head }
         return VariablePath.descend(from: head, through: path.components, startingAt: path.contextHeadLength)
     }
 
@@ -81,7 +94,7 @@ struct EvaluationEnvironment {
     }
 
     /// The context as one object, as flagd builds it: attributes, `targetingKey`, `$flagd`.
-    private func rootObject(of context: EvaluationContext) -> JSONValue {
+    private var rootObject: JSONValue {
         guard case .object(var members) = context.jsonValue else { return .null }
         members["$flagd"] = flagdObject
         return .object(members)
@@ -91,16 +104,16 @@ struct EvaluationEnvironment {
     /// key, hashed without building the concatenated string; `nil` when there is no targeting key.
     func defaultBucketingHash() -> UInt32? {
         var hasher = MurmurHash3()
-        switch root {
-        case .context(let context):
-            guard let key = context.targetingKey ?? context.attributes["targetingKey"]?.stringValue else {
-                return .none
-            }
-            hasher.combine(flagKey)
-            hasher.combine(key)
-        case .data(let data):
+        if let data {
             guard case .string(let key)? = data["targetingKey"] else { return .none }
             hasher.combine(data["$flagd"]?["flagKey"]?.stringValue ?? flagKey)
+            hasher.combine(key)
+        } else if let targetingKey = context.targetingKey {
+            hasher.combine(flagKey)
+            hasher.combine(targetingKey)
+        } else {
+            guard case .string(let key)? = context.attributes["targetingKey"] else { return .none }
+            hasher.combine(flagKey)
             hasher.combine(key)
         }
         return hasher.finalize()

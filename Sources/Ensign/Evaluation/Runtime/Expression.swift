@@ -1,93 +1,88 @@
 /// A node of a compiled targeting rule.
 ///
 /// ``TargetingCompiler`` builds the tree once from the rule's JSON: operators are resolved to
-/// cases, `var` paths are split, constant sub-trees are folded into literals, and `$ref`s are
-/// replaced by their evaluators. Evaluating walks the tree without looking at names or
+/// node types, `var` paths are split, constant sub-trees are folded into literals, and `$ref`s
+/// are replaced by their evaluators. Evaluating walks the tree without looking at names or
 /// re-reading JSON.
-enum Expression: Sendable {
+///
+/// Nodes are classes rather than enum cases so that walking the tree passes references without
+/// copying payloads (an enum's array or class payloads are retained and released at every step).
+///
+/// `@unchecked Sendable`: this class has no stored state, and every subclass (all `final`, all in
+/// this module) stores only `let` properties of `Sendable` types set in `init`; nothing mutates a
+/// node after compilation, so nodes can be shared between threads.
+class Expression: @unchecked Sendable {
+    /// Evaluates the node with `scope` as the data `var` reads. Every subclass overrides it.
+    func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue {
+        .null
+    }
+
+    /// The constant value, when the node is a literal.
+    var literalValue: JSONValue? { .none }
+
+    /// Whether the node is a constant.
+    var isLiteral: Bool { false }
+
     /// A constant (including arrays and objects without logic inside).
-    case literal(JSONValue)
+    static func literal(_ value: JSONValue) -> Expression { LiteralExpression(value) }
+
     /// An array with logic inside: each element is evaluated.
-    case array([Expression])
-    /// `var`: a lookup in the current data.
-    case variable(VariableNode)
+    static func array(_ elements: [Expression]) -> Expression { ArrayExpression(elements) }
+
     /// `if` / `?:`: condition, value, condition, value, …, optional else.
-    case conditional([Expression])
+    static func conditional(_ operands: [Expression]) -> Expression { ConditionalExpression(operands) }
+
     /// `and`: the first falsy operand, or the last one.
-    case and([Expression])
+    static func and(_ operands: [Expression]) -> Expression { LogicalExpression(operands, stopsWhenTruthy: false) }
+
     /// `or`: the first truthy operand, or the last one.
-    case or([Expression])
+    static func or(_ operands: [Expression]) -> Expression { LogicalExpression(operands, stopsWhenTruthy: true) }
+
     /// An operator whose operands are all evaluated first, in order.
-    case operation(Operator, [Expression])
-    /// `map`, `filter`, `reduce`, `all`, `none`, `some`: a body evaluated per element.
-    case iteration(IterationNode)
-    /// flagd's `fractional`.
-    case fractional(FractionalNode)
-    /// flagd's `sem_ver`.
-    case semanticVersion(SemanticVersionNode)
-
-    /// Whether the expression is a constant.
-    var isLiteral: Bool {
-        if case .literal = self { return true }
-        return false
-    }
-
-    /// The constant value, when the expression is a literal.
-    var literalValue: JSONValue? {
-        if case .literal(let value) = self { return value }
-        return nil
+    static func operation(_ operation: Operator, _ operands: [Expression]) -> Expression {
+        guard operands.count == 2 else { return OperationExpression(operation, operands) }
+        switch operation {
+        case .looselyEqual, .strictlyEqual, .notLooselyEqual, .notStrictlyEqual:
+            return ComparisonExpression(operation, operands[0], operands[1])
+        case .contains:
+            return ContainsExpression(needle: operands[0], haystack: operands[1])
+        default:
+            return OperationExpression(operation, operands)
+        }
     }
 }
 
-/// The operators evaluated as plain functions of their (already evaluated) operands.
-enum Operator: Sendable, Hashable {
-    case looselyEqual, strictlyEqual, notLooselyEqual, notStrictlyEqual
-    case greater, greaterOrEqual, less, lessOrEqual
-    case not, truthy
-    case remainder, add, multiply, subtract, divide, maximum, minimum
-    case concatenate, substring, contains, merge, missing, missingSome, log
-    case startsWith, endsWith
+/// A constant.
+final class LiteralExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let value: JSONValue
+
+    init(_ value: JSONValue) {
+        self.value = value
+    }
+
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        value
+    }
+
+    override var literalValue: JSONValue? { value }
+
+    override var isLiteral: Bool { true }
 }
 
-/// A compiled `var`.
-final class VariableNode: Sendable {
-    /// Where the path comes from.
-    enum Key: Sendable {
-        /// A literal path, split at compile time.
-        case fixed(VariablePath)
-        /// A path computed by an expression at evaluation time.
-        case computed(Expression)
+/// An array with logic inside.
+final class ArrayExpression: Expression, @unchecked Sendable {  // immutable: see Expression
+    let elements: [Expression]
+
+    init(_ elements: [Expression]) {
+        self.elements = elements
     }
 
-    let key: Key
-    /// The value when the path leads nowhere; `null` when absent.
-    let fallback: Expression?
-
-    init(key: Key, fallback: Expression?) {
-        self.key = key
-        self.fallback = fallback
-    }
-}
-
-/// A compiled `map`, `filter`, `reduce`, `all`, `none` or `some`.
-final class IterationNode: Sendable {
-    /// Which iteration.
-    enum Kind: Sendable {
-        case map, filter, reduce, all, none, some
-    }
-
-    let kind: Kind
-    /// The collection; `nil` when the argument was not given (JavaScript's `undefined`).
-    let source: Expression?
-    /// The logic run per element; `nil` when not given.
-    let body: Expression?
-    /// `reduce`'s initial accumulator.
-    let initial: Expression?
-
-    init(kind: Kind, source: Expression?, body: Expression?, initial: Expression?) {
-        self.kind = kind
-        self.source = source
-        self.body = body
-        self.initial = initial
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue
+    {
+        var values: [JSONValue] = []
+        values.reserveCapacity(elements.count)
+        for index in elements.indices { values.append(try elements[index].evaluate(in: scope, environment)) }
+        return .array(values)
     }
 }

@@ -43,6 +43,8 @@ struct VariablePath: Sendable {
     /// How many components ``contextHead`` consumes.
     let contextHeadLength: Int
     let reductionHead: ReductionHead
+    /// The key, when the path is a single attribute name (the common `{"var": "country"}`).
+    let attributeKey: String?
 
     /// Splits a `var` argument as json-logic-js does: `undefined`, `null` and `""` mean the whole
     /// data; anything else is converted to text and split at dots.
@@ -68,6 +70,7 @@ struct VariablePath: Sendable {
         default:
             (contextHead, contextHeadLength) = (.attribute, 1)
         }
+        attributeKey = contextHead == .attribute && components.count == 1 ? components[0].key : nil
         switch components.first?.key {
         case nil: reductionHead = .whole
         case "current": reductionHead = .current

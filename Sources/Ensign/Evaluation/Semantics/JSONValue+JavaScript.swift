@@ -158,15 +158,20 @@ enum JavaScript {
     }
 
     /// Whether two strings have the same code units (JavaScript compares code units, Swift's
-    /// `==` compares canonical equivalence).
+    /// `==` compares canonical equivalence, so "é" and "e\u{301}" differ here).
     static func haveSameCodeUnits(_ lhs: String, _ rhs: String) -> Bool {
-        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count
-                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+        // Equal code units imply canonical equivalence, so Swift's fast `==` settles every mismatch.
+        guard lhs == rhs else { return false }
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        // Native and small strings expose their UTF-8 directly: compare the bytes at once.
+        let compared = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
             }
         }
-        if let fast, let result = fast { return result }
-        return lhs.utf8.elementsEqual(rhs.utf8)
+        if let compared, let result = compared { return result }
+        return left.elementsEqual(right)
     }
 }

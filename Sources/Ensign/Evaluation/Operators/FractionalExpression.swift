@@ -8,7 +8,7 @@
 /// Evaluates to `null`, as flagd does, when there is no targeting key to bucket by, when a weight
 /// is not a whole number (v2) or not a number, when the weights add up to zero or beyond
 /// `Int32.max`, or when the chosen variant is an array or object. Negative weights count as zero.
-final class FractionalNode: Sendable {
+final class FractionalExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     /// One `[variant, weight]` bucket; a missing or `null` weight counts as 1.
     struct Bucket: Sendable {
         let variant: Expression
@@ -23,17 +23,31 @@ final class FractionalNode: Sendable {
         case expression(Expression)
     }
 
-    let bucketing: Bucketing
+    /// The bucketing expression; `nil` for flagd's default key.
+    let bucketingExpression: Expression?
     let buckets: [Bucket]
     let hashing: FractionalHashing
     /// The weights (negative ones as zero), when every weight is a literal.
     let constantWeights: [Int]?
     let constantTotal: Int
+    /// The variants, when every variant is a literal that may be returned.
+    let constantVariants: [JSONValue]?
 
     init(bucketing: Bucketing, buckets: [Bucket], hashing: FractionalHashing) {
-        self.bucketing = bucketing
+        if case .expression(let expression) = bucketing {
+            bucketingExpression = expression
+        } else {
+            bucketingExpression = nil
+        }
         self.buckets = buckets
         self.hashing = hashing
+        let variants = buckets.compactMap { bucket -> JSONValue? in
+            switch bucket.variant.literalValue {
+            case .none, .array?, .object?: return .none
+            case let value?: return value
+            }
+        }
+        constantVariants = variants.count == buckets.count ? variants : nil
         var weights: [Int]? = []
         for bucket in buckets {
             var literal: JSONValue?
@@ -94,11 +108,11 @@ final class FractionalNode: Sendable {
         return nil
     }
 
-    func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure) -> JSONValue {
+    override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
+        -> JSONValue
+    {
         var hash: UInt32?
-        if case .expression(let expression) = bucketing,
-            case .string(let key) = try expression.evaluate(in: scope, environment)
-        {
+        if let bucketingExpression, case .string(let key) = try bucketingExpression.evaluate(in: scope, environment) {
             hash = MurmurHash3.hash(key)
         }
         guard let hash = hash ?? environment.defaultBucketingHash() else { return .null }
@@ -119,6 +133,7 @@ final class FractionalNode: Sendable {
             index = Self.bucketIndex(hash: hash, weights: weights, total: total, hashing: hashing)
         }
         guard let index else { return .null }
+        if let constantVariants { return constantVariants[index] }
         let variant = try buckets[index].variant.evaluate(in: scope, environment)
         switch variant {
         case .array, .object: return .null
