@@ -16,7 +16,9 @@ struct TargetingValidator {
 
     /// The definition with its compiled targeting (unchanged when it has none or it has errors).
     mutating func compile(_ definition: FlagDefinition) -> FlagDefinition {
-        guard let targeting = definition.targeting, let node = definition.targetingNode else { return definition }
+        guard let targeting = definition.targeting, let node = definition.targetingNode,
+            targeting.value != .object([:])  // flagd reads `targeting: {}` as no targeting
+        else { return definition }
         let compilation = TargetingRule.compile(targeting.value, evaluators: evaluators, options: options)
         for problem in compilation.problems {
             // A problem inside a shared evaluator is the evaluator's, whichever flag reached it.

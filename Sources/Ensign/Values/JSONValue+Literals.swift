@@ -1,8 +1,3 @@
-extension JSONValue: ExpressibleByNilLiteral {
-    /// Creates `null`.
-    public init(nilLiteral: ()) { self = .null }
-}
-
 extension JSONValue: ExpressibleByBooleanLiteral {
     /// Creates a boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }

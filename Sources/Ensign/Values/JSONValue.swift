@@ -4,6 +4,9 @@
 /// Integers and doubles stay distinct so that an `int` flag never silently becomes a
 /// `double`; targeting compares them numerically (``JSONValue/numericValue``).
 ///
+/// There is deliberately no `nil` literal: write `.null`, so that in a `JSONValue?` `nil`
+/// always means "no value" and never JSON's null.
+///
 /// ```swift
 /// let value: JSONValue = ["country": "FR", "age": 42, "beta": true]
 /// ```

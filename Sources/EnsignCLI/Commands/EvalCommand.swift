@@ -37,7 +37,8 @@ enum EvalCommand: Command {
         let type = try arguments.option("type").map(parseType)
         let context = try arguments.option("context").map(parseContext) ?? .empty
         let codeDefault = arguments.option("default").map(parseValue)
-        let evaluator = OfflineDefinitions.evaluator(path: path, environment: arguments.option("env"), console: &console)
+        let evaluator = OfflineDefinitions.evaluator(
+            path: path, environment: arguments.option("env"), console: &console)
         var details = evaluator.details(forKeyNamed: key, context: context)
         if details.value.isNull, let codeDefault { details.value = codeDefault }
         if let type { details = typed(details, as: type, default: codeDefault) }
@@ -82,7 +83,8 @@ enum EvalCommand: Command {
     static func typed(
         _ details: ResolutionDetails<JSONValue>, as type: FlagType, default codeDefault: JSONValue?
     ) -> ResolutionDetails<JSONValue> {
-        guard !details.value.isNull, type.coerce(details.value) == nil || (type == .int && details.value.intValue == nil)
+        guard !details.value.isNull,
+            type.coerce(details.value) == nil || (type == .int && details.value.intValue == nil)
         else { return details }
         var mismatch = details
         mismatch.value = codeDefault ?? .null
@@ -90,6 +92,7 @@ enum EvalCommand: Command {
         mismatch.reason = .error
         mismatch.errorCode = .typeMismatch
         mismatch.errorMessage = "'\(details.key)' is \(details.value.jsonText), not \(type.withArticle)"
+        mismatch.source = .codeDefault
         return mismatch
     }
 
