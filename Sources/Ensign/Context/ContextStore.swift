@@ -19,13 +19,13 @@ final class ContextStore: Sendable {
     let settings: ContextSettings
     /// Where a root store's files come from, for reloads; `nil` for children and value-only contexts.
     let source: ConfigurationSource?
-    private let diagnostics = Mutex<[Diagnostic]>([])
+    private let diagnostics = LockedState<[Diagnostic]>([])
 
-    private let current: Mutex<ContextSnapshot>
-    private let writer: Mutex<WriterState>
-    private let children = Mutex<[WeakStore]>([])
+    private let current: LockedState<ContextSnapshot>
+    private let writer: LockedState<WriterState>
+    private let children = LockedState<[WeakStore]>([])
     /// What this store's observers have last been told about (children diff against it).
-    private let lastDelivered: Mutex<ContextSnapshot>
+    private let lastDelivered: LockedState<ContextSnapshot>
 
     struct WriterState {
         var inputs: ContextInputs
@@ -44,9 +44,9 @@ final class ContextStore: Sendable {
         self.changeLog = ChangeLog(
             capacity: settings.changeLogCapacity, slowObserverThreshold: settings.slowObserverThreshold)
         let snapshot = ContextSnapshot.resolving(inputs, generation: 1)
-        current = Mutex(snapshot)
-        lastDelivered = Mutex(snapshot)
-        writer = Mutex(WriterState(inputs: inputs, generation: 1))
+        current = LockedState(snapshot)
+        lastDelivered = LockedState(snapshot)
+        writer = LockedState(WriterState(inputs: inputs, generation: 1))
         _ = changeLog.record(cause: .load, context: label, changes: [])
     }
 
@@ -59,9 +59,9 @@ final class ContextStore: Sendable {
         self.delivery = parent.delivery
         self.changeLog = parent.changeLog
         let snapshot = parent.snapshot()
-        current = Mutex(snapshot)
-        lastDelivered = Mutex(snapshot)
-        writer = Mutex(WriterState(inputs: snapshot.inputs, generation: 0))
+        current = LockedState(snapshot)
+        lastDelivered = LockedState(snapshot)
+        writer = LockedState(WriterState(inputs: snapshot.inputs, generation: 0))
         parent.children.withLock { $0.append(WeakStore(self)) }
     }
 

@@ -1,10 +1,8 @@
-import Synchronization
-
 /// For a prefix scope: the prefixed twin of each key read through it, made once per key so
 /// that reads through the scope keep the slot cache and never build strings.
 final class ScopedKeyTable: Sendable {
     let prefix: String
-    private let identities = Mutex<[ObjectIdentifier: (original: KeyIdentity, scoped: KeyIdentity)]>([:])
+    private let identities = LockedState<[ObjectIdentifier: (original: KeyIdentity, scoped: KeyIdentity)]>([:])
 
     init(prefix: String) {
         self.prefix = prefix

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What caused a transaction.
 public enum ChangeCause: Sendable, Hashable {
     /// The context was created and its files loaded.
@@ -87,7 +85,7 @@ final class ChangeLog: Sendable {
 
     let capacity: Int
     let slowObserverThreshold: Duration
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(capacity: Int, slowObserverThreshold: Duration) {
         self.capacity = capacity

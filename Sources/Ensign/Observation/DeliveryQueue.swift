@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs notification rounds one at a time, in commit order, outside every lock.
 ///
 /// The thread that commits a transaction delivers it, unless another round is already being
@@ -14,7 +12,7 @@ final class DeliveryQueue: Sendable {
         var isDelivering = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Queues `round`. Call it while still holding the lock that ordered the commit, then call
     /// ``deliverPending()`` after releasing that lock.

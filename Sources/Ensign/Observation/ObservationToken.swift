@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Keeps an observer registered; the observer stops when the token is cancelled or released.
 ///
 /// Hold the token for as long as you want to be notified:
@@ -13,10 +11,10 @@ import Synchronization
 /// }
 /// ```
 public final class ObservationToken: Sendable, Hashable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: LockedState<(@Sendable () -> Void)?>
 
     init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = LockedState(cancel)
     }
 
     /// Stops the observer; later calls do nothing. Safe from any thread, also from inside

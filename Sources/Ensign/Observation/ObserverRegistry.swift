@@ -28,7 +28,7 @@ final class ObserverRegistry: Sendable {
         var endHandlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     func add(key: String, label: String?, liveness: ObserverLiveness, handler: @escaping KeyHandler) -> UInt64 {
         state.withLock { state in
