@@ -112,14 +112,14 @@ extension JSONValueCodingTests {
 
         @Test("null where a value is required throws valueNotFound; where it is Optional it is nil")
         func nullForRequiredValue() {
-            let error = decodingError(Account.self, from: Self.account(setting: ["user", "name"], to: nil))
+            let error = decodingError(Account.self, from: Self.account(setting: ["user", "name"], to: .null))
             guard case .valueNotFound(let type, let context) = error else {
                 Issue.record("expected valueNotFound, got \(String(describing: error))")
                 return
             }
             #expect(type is String.Type)
             #expect(path(context.codingPath) == "user.name")
-            #expect(decodingError(Address.self, from: nil).isValueNotFound, "a struct needs an object, not null")
+            #expect(decodingError(Address.self, from: .null).isValueNotFound, "a struct needs an object, not null")
         }
 
         @Test("An index in the coding path counts array elements")
@@ -158,7 +158,7 @@ extension JSONValueCodingTests {
 
         @Test("A failed decode in an array does not move past the element")
         func failedDecodeKeepsPosition() throws {
-            var container = try JSONValueDecoder.ValueDecoder(value: ["x", nil], codingPath: [], userInfo: [:])
+            var container = try JSONValueDecoder.ValueDecoder(value: ["x", .null], codingPath: [], userInfo: [:])
                 .unkeyedContainer()
             #expect(throws: DecodingError.self) { try container.decode(Int.self) }
             #expect(try container.decodeNil() == false)

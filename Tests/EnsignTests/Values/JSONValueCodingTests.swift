@@ -22,7 +22,7 @@ struct JSONValueCodingTests {
                 "name": "Ada", "age": 36, "tier": "pro", "priority": 3,
                 "address": ["street": "1 Rue de Rivoli", "city": "Paris"],
                 "tags": ["beta", "staff"], "scores": ["math": 9.5, "art": 7.0],
-                "matrix": [[1, 2], [], [3]], "optionalFlags": [true, nil, false],
+                "matrix": [[1, 2], [], [3]], "optionalFlags": [true, .null, false],
             ],
             "createdAt": 1_700_000_000,
         ]
@@ -87,14 +87,14 @@ struct JSONValueCodingTests {
     @Test("null and a missing key both decode as nil; encodeNil writes an explicit null")
     func optionals() throws {
         let decoder = JSONValueDecoder()
-        let decoded = try decoder.decode(Address.self, from: ["street": "Main", "city": "Oslo", "postcode": nil])
+        let decoded = try decoder.decode(Address.self, from: ["street": "Main", "city": "Oslo", "postcode": .null])
         #expect(decoded.postcode == nil)
         #expect(try decoder.decode(Address.self, from: ["street": "Main", "city": "Oslo"]).postcode == nil)
         #expect(
             try decoder.decode(Address.self, from: ["street": "M", "city": "O", "postcode": "0150"]).postcode == "0150")
-        #expect(try decoder.decode(Int?.self, from: nil) == nil)
-        #expect(try decoder.decode([Int?].self, from: [1, nil]) == [1, nil])
-        #expect(try JSONValueEncoder().encode(ExplicitNull()) == ["gone": nil, "kept": 1])
+        #expect(try decoder.decode(Int?.self, from: .null) == nil)
+        #expect(try decoder.decode([Int?].self, from: [1, .null]) == [1, nil])
+        #expect(try JSONValueEncoder().encode(ExplicitNull()) == ["gone": .null, "kept": 1])
     }
 
     @Test("A custom init(from:) and encode(to:) with nested keyed and unkeyed containers round-trip")
@@ -158,19 +158,19 @@ extension JSONValueCodingTests {
     @Suite("JSONValue's own Codable conformance")
     struct Conformance {
         static let sample: JSONValue = [
-            "flags": [true, false, nil], "count": 1, "ratio": 0.25, "big": 1e300, "name": "x",
+            "flags": [true, false, .null], "count": 1, "ratio": 0.25, "big": 1e300, "name": "x",
             "nested": ["empty": [:], "list": [], "zero": 0],
         ]
 
         @Test("JSONValue goes through JSONValueEncoder and JSONValueDecoder unchanged, whole doubles included")
         func throughValueCoders() throws {
-            let value: JSONValue = ["whole": 2.0, "int": 2, "inner": [1.0, "s", nil]]
+            let value: JSONValue = ["whole": 2.0, "int": 2, "inner": [1.0, "s", .null]]
             #expect(try JSONValueEncoder().encode(value) == value)
             #expect(try JSONValueDecoder().decode(JSONValue.self, from: value) == value)
             // An Optional holding .null is written as null and read back as nil, as with JSONDecoder.
             let wrapper = Wrapper(payload: value, list: [.double(3), .int(3)], optional: JSONValue.null)
             let encoded = try JSONValueEncoder().encode(wrapper)
-            #expect(encoded == ["payload": value, "list": [.double(3), .int(3)], "optional": nil])
+            #expect(encoded == ["payload": value, "list": [.double(3), .int(3)], "optional": .null])
             let decoded = try JSONValueDecoder().decode(Wrapper.self, from: encoded)
             #expect(decoded == Wrapper(payload: value, list: [.double(3), .int(3)], optional: nil))
         }
@@ -179,7 +179,7 @@ extension JSONValueCodingTests {
         func foundationDecoderKeepsKinds() throws {
             let text = #"[true, 1, 0, false, 1.5, "1", null, {"a": [false, 2]}, -3e2]"#
             let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            #expect(decoded == [true, 1, 0, false, 1.5, "1", nil, ["a": [false, 2]], -300])
+            #expect(decoded == [true, 1, 0, false, 1.5, "1", .null, ["a": [false, 2]], -300])
             #expect(decoded.arrayValue?[1] == .int(1))
             #expect(decoded.arrayValue?[4] == .double(1.5))
         }
