@@ -8,6 +8,10 @@ public enum ContextWriteError: Error, Sendable, Hashable {
     case notAPreference(String)
     /// A flag that is not a bool cannot be toggled.
     case notToggleable(key: String, type: FlagType)
+    /// `persist` was asked for, but the context has no overrides file.
+    case persistenceUnavailable(key: String)
+    /// The value was applied, but writing it to disk failed.
+    case persistenceFailed(key: String, reason: String)
 }
 
 extension ContextWriteError: CustomStringConvertible {
@@ -23,6 +27,11 @@ extension ContextWriteError: CustomStringConvertible {
             return "'\(key)' is a flag, not a preference; set an override instead (setOverride)"
         case .notToggleable(let key, let type):
             return "'\(key)' is \(type.withArticle) flag; only bool flags can be toggled, set a value instead"
+        case .persistenceUnavailable(let key):
+            return "cannot persist the override of '\(key)': the context has no overrides file"
+                + " (set AppContextConfiguration.overridesFile)"
+        case .persistenceFailed(let key, let reason):
+            return "the override of '\(key)' is in force but could not be saved: \(reason)"
         }
     }
 }

@@ -142,3 +142,31 @@ struct LayerOrderTests {
         }
     }
 }
+
+@Suite("Explaining a key's value")
+struct ExplainTests {
+    @Test("explain lists every layer with a value, lowest first, and marks the winner")
+    func layersAndWinner() throws {
+        let context = try ContextFixtures.context(
+            environment: "development", environmentOverlay: "flags:\n  beneficiaries.pageSize: 30\n",
+            deploymentOverlays: ["flags:\n  beneficiaries.pageSize: 40\n"])
+        try context.setOverride(.pageSize, to: 60, actor: "cli")
+        let explanation = context.explain(keyNamed: "beneficiaries.pageSize")
+        #expect(explanation.layers.map(\.source.layer) == [.definition, .environment, .deployment, .override])
+        #expect(explanation.layers.map(\.value) == [20, 30, 40, 60])
+        #expect(explanation.layers.map(\.isWinner) == [false, false, false, true])
+        #expect(explanation.layers[2].source.location?.file == "<deployment 1>")
+        #expect(explanation.recentChanges.last?.cause == .override(actor: "cli"))
+        context.removeOverride(.pageSize)
+        #expect(context.explain(keyNamed: "beneficiaries.pageSize").layers.map(\.isWinner) == [false, false, true])
+    }
+
+    @Test("A null targeting result is listed but does not win")
+    func targetingNull() throws {
+        let context = try ContextFixtures.context()
+        let explanation = context.explain(keyNamed: "transfers.newFlow")
+        #expect(explanation.layers.map(\.source.layer) == [.definition, .targeting])
+        #expect(explanation.layers.map(\.isWinner) == [true, false])
+        #expect(explanation.layers[1].note == "targeting returned null: the files decide")
+    }
+}
