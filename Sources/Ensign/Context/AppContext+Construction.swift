@@ -1,10 +1,20 @@
 extension AppContext {
     /// Loads the configured files and creates a root context.
     ///
+    /// The preferences and overrides files are read too (an unusable one is set aside and
+    /// reported in ``loadDiagnostics``, never overwritten), and, unless
+    /// ``AppContextConfiguration/watchesFiles`` is off, every file is watched and reloaded
+    /// when it changes.
+    ///
     /// - Throws: ``AppContextLoadError`` with every diagnostic when a file has errors.
     ///   Warnings do not stop loading; they are in ``loadDiagnostics``.
     public convenience init(configuration: AppContextConfiguration) throws(AppContextLoadError) {
-        try self.init(source: .directory(configuration), label: configuration.label, settings: configuration.settings)
+        let loader = ContextLoader(
+            source: .directory(configuration),
+            preferencesFile: configuration.preferencesFile.map { PersistentOverlayFile(path: $0) },
+            overridesFile: configuration.overridesFile.map { PersistentOverlayFile(path: $0) })
+        try self.init(loader: loader, label: configuration.label, settings: configuration.settings)
+        if configuration.watchesFiles { startWatching(configuration) }
     }
 
     /// Creates a context from YAML text, with no disk involved: for tests and previews.
@@ -35,7 +45,8 @@ extension AppContext {
             deploymentOverlays: deploymentOverlays.enumerated().map {
                 ConfigSource(name: "<deployment \($0.offset + 1)>", text: $0.element)
             })
-        try self.init(source: source, label: "root", settings: ContextSettings())
+        let loader = ContextLoader(source: source, preferencesFile: nil, overridesFile: nil)
+        try self.init(loader: loader, label: "root", settings: ContextSettings())
     }
 
     /// Creates a context whose definitions are inferred from plain values (each key's type
@@ -54,49 +65,56 @@ extension AppContext {
             ConfigurationSource.Loaded(
                 definitions: set, environmentOverlay: nil, deploymentOverlays: [], diagnostics: [])
         }
+        let loader = ContextLoader(source: source, preferencesFile: nil, overridesFile: nil)
         // Values of a known type cannot fail to load.
-        try! self.init(source: source, label: "root", settings: ContextSettings())
+        try! self.init(loader: loader, label: "root", settings: ContextSettings())
     }
 
-    convenience init(source: ConfigurationSource, label: String, settings: ContextSettings) throws(AppContextLoadError)
-    {
-        let loaded = source.load()
+    convenience init(loader: ContextLoader, label: String, settings: ContextSettings) throws(AppContextLoadError) {
+        let loaded = loader.source.load()
         guard !loaded.diagnostics.containsErrors else { throw AppContextLoadError(diagnostics: loaded.diagnostics) }
-        let inputs = ContextInputs(
-            layout: KeyLayout(definitions: loaded.definitions), environment: source.environment,
+        var inputs = ContextInputs(
+            layout: KeyLayout(definitions: loaded.definitions), environment: loader.source.environment,
             environmentOverlay: loaded.environmentOverlay, deploymentOverlays: loaded.deploymentOverlays)
-        let store = ContextStore(label: label, inputs: inputs, settings: settings, source: source)
-        store.loadDiagnostics = loaded.diagnostics
+        var diagnostics = loaded.diagnostics
+        if let preferences = loader.loadPreferences(definitions: loaded.definitions) {
+            inputs.preferences = preferences.values
+            diagnostics += preferences.diagnostics
+        }
+        if let overrides = loader.loadOverrides(definitions: loaded.definitions) {
+            inputs.overrides = overrides.values
+            diagnostics += overrides.diagnostics
+        }
+        let store = ContextStore(label: label, inputs: inputs, settings: settings, loader: loader)
+        for file in [loader.preferencesFile, loader.overridesFile].compactMap({ $0 }) {
+            file.onProblem { [weak store] problem in store?.recordLoadProblems([problem]) }
+        }
+        store.loadDiagnostics = diagnostics
+        if !diagnostics.isEmpty { store.recordLoadProblems(diagnostics) }
         self.init(store: store, keyPrefix: nil)
     }
 
-    /// Warnings found when the files were last loaded.
+    /// Warnings found when the files were last loaded (and problems with the preferences or
+    /// overrides file, which was set aside).
     public var loadDiagnostics: [Diagnostic] { rootStore.loadDiagnostics }
 
     /// Reads every file again and applies the result as one transaction.
     ///
     /// A reload that finds errors changes nothing: the last good values stay in force, the
     /// context's ``status`` becomes degraded with the diagnostics, and the change log records
-    /// the failure. The next good reload recovers.
+    /// the failure. The next good reload recovers. Runtime overrides that were not persisted
+    /// survive a reload.
     ///
     /// - Returns: the diagnostics of this reload (empty when everything is clean).
     @discardableResult
     public func reload() -> [Diagnostic] {
-        let store = rootStore
-        guard let source = store.source else { return [] }
-        let loaded = source.load()
-        let files = loaded.definitions.files
-        guard !loaded.diagnostics.containsErrors else {
-            store.recordFailedReload(loaded.diagnostics, files: files)
-            return loaded.diagnostics
-        }
-        store.loadDiagnostics = loaded.diagnostics
-        store.setStatus(.healthy)
-        store.commit(cause: .reload(files: files), affecting: .all) { inputs in
-            inputs.layout = KeyLayout(definitions: loaded.definitions)
-            inputs.environmentOverlay = loaded.environmentOverlay
-            inputs.deploymentOverlays = loaded.deploymentOverlays
-        }
-        return loaded.diagnostics
+        rootStore.reloadFromFiles()
+    }
+
+    /// Writes pending preference and override changes to disk now (they are otherwise
+    /// written shortly after each change, coalesced).
+    public func flush() throws {
+        try rootStore.preferencesFile?.flush()
+        try rootStore.overridesFile?.flush()
     }
 }

@@ -44,9 +44,13 @@ extension AppContext {
         removeOverride(keyNamed: key.name, actor: actor)
     }
 
-    /// Removes the override of a key given by name, if it has one.
+    /// Removes the override of a key given by name, if it has one (also from the overrides
+    /// file when it was persisted).
     public func removeOverride(keyNamed name: String, actor: String = "code") {
         let key = fullName(name)
+        if store.parent == nil, store.inputs.overrides[key]?.isPersisted == true {
+            store.overridesFile?.update([key: (section(of: key), nil)])
+        }
         if store.parent != nil {
             store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = nil }
         } else {
@@ -60,8 +64,15 @@ extension AppContext {
             let keys = Array(store.scopeOverrides.keys)
             store.commitScopeOverrides(cause: .scope(store.label), keys: keys) { $0.removeAll() }
         } else {
-            let keys = Array(store.inputs.overrides.keys)
-            store.commit(cause: .override(actor: actor), affecting: .some(keys)) { $0.overrides.removeAll() }
+            let overrides = store.inputs.overrides
+            let persisted = overrides.filter(\.value.isPersisted).keys
+            if !persisted.isEmpty {
+                store.overridesFile?.update(
+                    Dictionary(uniqueKeysWithValues: persisted.map { ($0, (section(of: $0), nil)) }))
+            }
+            store.commit(cause: .override(actor: actor), affecting: .some(Array(overrides.keys))) {
+                $0.overrides.removeAll()
+            }
         }
     }
 
@@ -99,15 +110,19 @@ extension AppContext {
         let key = fullName(name)
         let checked = try checkedValue(value, forKeyNamed: key)
         guard definitions[key]?.kind == .preference else { throw .notAPreference(key) }
-        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) {
-            $0.preferences[key] = AttributedValue(checked, actor: actor)
+        let root = rootStore
+        let isPersisted = root.preferencesFile != nil
+        root.commit(cause: .preference(actor: actor), affecting: .some([key])) {
+            $0.preferences[key] = AttributedValue(checked, actor: actor, isPersisted: isPersisted)
         }
+        root.preferencesFile?.update([key: (.preferences, checked)])
     }
 
     /// Removes the user's value for a preference, so files decide again.
     public func removePreference(keyNamed name: String, actor: String = "code") {
         let key = fullName(name)
         rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { $0.preferences[key] = nil }
+        rootStore.preferencesFile?.update([key: (.preferences, nil)])
     }
 
     /// The context targeting rules are evaluated against (user, device, country, …).
@@ -142,6 +157,17 @@ extension AppContext {
         case .success(let checked): return checked
         case .failure(let problem): throw .invalidValue(key: key, problem: problem)
         }
+    }
+
+    /// Saves an override to the overrides file.
+    private func persistOverride(_ key: String, value: JSONValue) throws(ContextWriteError) {
+        guard store.parent == nil, let file = store.overridesFile else { throw .persistenceUnavailable(key: key) }
+        file.update([key: (section(of: key), value)])
+    }
+
+    /// The overlay section a key is written under.
+    private func section(of key: String) -> PersistentOverlayFile.Section {
+        definitions[key]?.kind == .preference ? .preferences : .flags
     }
 
     private func undefined(_ key: String) -> ContextWriteError {

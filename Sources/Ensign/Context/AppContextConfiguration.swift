@@ -20,6 +20,20 @@ public struct AppContextConfiguration: Sendable {
     public var environment: String
     /// Overlay files applied after the environment, in order (layer 4).
     public var deploymentFiles: [String]
+    /// The user's preferences file (YAML overlay, written by the library); `nil` keeps
+    /// preferences in memory only.
+    public var preferencesFile: String?
+    /// Where overrides set with `persist: true` are saved and re-applied at start-up; `nil`
+    /// means overrides cannot be persisted.
+    public var overridesFile: String?
+    /// Whether the context watches its files and reloads when they change. Default: `true`.
+    public var watchesFiles: Bool
+    /// How long the watcher waits after a change before reloading, so an editor's burst of
+    /// writes (or a ConfigMap update) reloads once. Default: 50 ms.
+    public var watchDebounce: Duration
+    /// How often files are polled (stat only; contents are read when stat data changed).
+    /// Polling backs up inotify on Linux and is the only mechanism elsewhere. Default: 2 s.
+    public var pollInterval: Duration
     /// The label of the root context in the change log.
     public var label: String
     /// The YAML limits for every file.
@@ -32,11 +46,16 @@ public struct AppContextConfiguration: Sendable {
     /// Creates a configuration; `environment` defaults to `$ENSIGN_ENV`, else `development`.
     public init(
         definitionsDirectory: String, environment: String? = nil, deploymentFiles: [String] = [],
-        label: String = "root"
+        preferencesFile: String? = nil, overridesFile: String? = nil, label: String = "root"
     ) {
         self.definitionsDirectory = definitionsDirectory
         self.environment = environment ?? Self.environmentFromProcess()
         self.deploymentFiles = deploymentFiles
+        self.preferencesFile = preferencesFile
+        self.overridesFile = overridesFile
+        self.watchesFiles = true
+        self.watchDebounce = .milliseconds(50)
+        self.pollInterval = .seconds(2)
         self.label = label
         self.limits = YAMLLimits()
         self.changeLogCapacity = 256

@@ -10,10 +10,15 @@ struct ConfigurationSource: Sendable {
     }
 
     let environment: String
+    /// The files and directories to watch for this source (empty for in-memory sources).
+    var watchedFiles: @Sendable () -> [String] = { [] }
+    var watchedDirectories: [String] = []
     let load: @Sendable () -> Loaded
 
     static func directory(_ configuration: AppContextConfiguration) -> ConfigurationSource {
-        ConfigurationSource(environment: configuration.environment) {
+        let directory = configuration.definitionsDirectory
+        let environments = ConfigDirectory.join(directory, "environments")
+        var source = ConfigurationSource(environment: configuration.environment) {
             let loader = DefinitionLoader(limits: configuration.limits)
             let directory = loader.loadDirectory(configuration.definitionsDirectory)
             var diagnostics = directory.diagnostics
@@ -33,6 +38,13 @@ struct ConfigurationSource: Sendable {
                 environmentOverlay: directory.environments[configuration.environment],
                 deploymentOverlays: deployments, diagnostics: diagnostics)
         }
+        let deploymentFiles = configuration.deploymentFiles
+        source.watchedFiles = {
+            ((try? ConfigDirectory.files(in: directory)) ?? []) + ((try? ConfigDirectory.files(in: environments)) ?? [])
+                + deploymentFiles
+        }
+        source.watchedDirectories = [directory, environments] + deploymentFiles.map(FileSystem.parentDirectory(of:))
+        return source
     }
 
     static func memory(

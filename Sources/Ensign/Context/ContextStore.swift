@@ -17,8 +17,10 @@ final class ContextStore: Sendable {
     let observers = ObserverRegistry()
     let registrar = ObservationRegistrar()
     let settings: ContextSettings
-    /// Where a root store's files come from, for reloads; `nil` for children and value-only contexts.
-    let source: ConfigurationSource?
+    /// Where a root store's files come from, for reloads; `nil` for children.
+    let loader: ContextLoader?
+    /// Watches the files while the store lives (root stores with watching on).
+    let watcher = LockedState<FileWatcher?>(nil)
     private let diagnostics = LockedState<[Diagnostic]>([])
 
     private let current: LockedState<ContextSnapshot>
@@ -35,11 +37,11 @@ final class ContextStore: Sendable {
     }
 
     /// A root store over `inputs`.
-    init(label: String, inputs: ContextInputs, settings: ContextSettings, source: ConfigurationSource? = nil) {
+    init(label: String, inputs: ContextInputs, settings: ContextSettings, loader: ContextLoader? = nil) {
         self.label = label
         self.parent = nil
         self.settings = settings
-        self.source = source
+        self.loader = loader
         self.delivery = DeliveryQueue()
         self.changeLog = ChangeLog(
             capacity: settings.changeLogCapacity, slowObserverThreshold: settings.slowObserverThreshold)
@@ -55,7 +57,7 @@ final class ContextStore: Sendable {
         self.label = label
         self.parent = parent
         self.settings = parent.settings
-        self.source = nil
+        self.loader = nil
         self.delivery = parent.delivery
         self.changeLog = parent.changeLog
         let snapshot = parent.snapshot()
@@ -66,8 +68,14 @@ final class ContextStore: Sendable {
     }
 
     deinit {
+        watcher.withLock { $0?.stop() }
+        try? loader?.preferencesFile?.flush()
+        try? loader?.overridesFile?.flush()
         observers.contextDidEnd()
     }
+
+    var preferencesFile: PersistentOverlayFile? { loader?.preferencesFile }
+    var overridesFile: PersistentOverlayFile? { loader?.overridesFile }
 
     // MARK: Reading
 
@@ -172,6 +180,49 @@ final class ContextStore: Sendable {
     var loadDiagnostics: [Diagnostic] {
         get { diagnostics.withLock { $0 } }
         set { diagnostics.withLock { $0 = newValue } }
+    }
+
+    /// Logs problems found at load (a preferences file set aside, warnings).
+    func recordLoadProblems(_ found: [Diagnostic]) {
+        _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: found)
+    }
+
+    /// Re-reads every file (root stores) and commits the result as one transaction, or
+    /// records a failed reload and keeps the current values.
+    func reloadFromFiles() -> [Diagnostic] {
+        guard let loader else { return [] }
+        let current = inputs
+        switch loader.reloadedInputs(from: current) {
+        case .failure(let failure):
+            recordFailedReload(failure.diagnostics, files: failure.files)
+            return failure.diagnostics
+        case .success(let (next, diagnostics)):
+            loadDiagnostics = diagnostics
+            setStatus(.healthy)
+            commit(cause: .reload(files: next.layout.definitions.files), affecting: .all) { $0 = next }
+            return diagnostics
+        }
+    }
+
+    /// Re-reads the preferences or overrides file after another process (or a person) changed it.
+    func reloadPersistedValues(preferences: Bool, overrides: Bool) {
+        guard let loader else { return }
+        let definitions = inputs.layout.definitions
+        let newPreferences = preferences ? loader.loadPreferences(definitions: definitions) : nil
+        let newOverrides = overrides ? loader.loadOverrides(definitions: definitions) : nil
+        let found = (newPreferences?.diagnostics ?? []) + (newOverrides?.diagnostics ?? [])
+        if !found.isEmpty { recordLoadProblems(found) }
+        let files = [
+            newPreferences.flatMap { _ in loader.preferencesFile?.path },
+            newOverrides.flatMap { _ in loader.overridesFile?.path },
+        ]
+        .compactMap { $0 }
+        commit(cause: .reload(files: files), affecting: .all) { inputs in
+            if let newPreferences { inputs.preferences = newPreferences.values }
+            if let newOverrides {
+                inputs.overrides = ContextLoader.mergingOverrides(inputs.overrides, persisted: newOverrides.values)
+            }
+        }
     }
 
     /// Marks the context degraded and logs the failure; the values stay as they were.

@@ -10,8 +10,6 @@ public enum ContextWriteError: Error, Sendable, Hashable {
     case notToggleable(key: String, type: FlagType)
     /// `persist` was asked for, but the context has no overrides file.
     case persistenceUnavailable(key: String)
-    /// The value was applied, but writing it to disk failed.
-    case persistenceFailed(key: String, reason: String)
 }
 
 extension ContextWriteError: CustomStringConvertible {
@@ -30,8 +28,6 @@ extension ContextWriteError: CustomStringConvertible {
         case .persistenceUnavailable(let key):
             return "cannot persist the override of '\(key)': the context has no overrides file"
                 + " (set AppContextConfiguration.overridesFile)"
-        case .persistenceFailed(let key, let reason):
-            return "the override of '\(key)' is in force but could not be saved: \(reason)"
         }
     }
 }

@@ -14,9 +14,11 @@ public struct Overlay: Sendable {
     public var flags: [String: LocatedValue]
     /// Preference values by full key.
     public var preferences: [String: LocatedValue]
-    /// Values for keys that no definition declares: not applied, but kept so that rewriting
-    /// the file (preferences, persisted overrides) does not lose them.
-    public var ignored: [String: LocatedValue] = [:]
+    /// Values under `flags:` for keys that no definition declares: not applied, but kept so
+    /// that rewriting the file (preferences, persisted overrides) does not lose them.
+    public var ignoredFlags: [String: LocatedValue] = [:]
+    /// Values under `preferences:` for keys that no definition declares.
+    public var ignoredPreferences: [String: LocatedValue] = [:]
 
     /// Creates an overlay.
     public init(source: String, flags: [String: LocatedValue] = [:], preferences: [String: LocatedValue] = [:]) {

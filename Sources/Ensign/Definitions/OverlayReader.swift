@@ -2,7 +2,8 @@
 /// value against the definitions: type, `enum`, bounds, and flag-versus-preference section.
 ///
 /// Values for keys that are not defined are not applied; they are kept in
-/// ``Overlay/ignored`` (a newer app version may define them) and reported as warnings.
+/// ``Overlay/ignoredFlags`` and ``Overlay/ignoredPreferences`` (a newer app version may
+/// define them) and reported as warnings.
 struct OverlayReader {
     let definitions: DefinitionSet
     var diagnostics: [Diagnostic] = []
@@ -67,7 +68,8 @@ struct OverlayReader {
                 continue
             }
             guard let definition = definitions[key] else {
-                overlay.ignored[key] = LocatedValue(JSONValue(entry.value), at: entry.value.location)
+                let value = LocatedValue(JSONValue(entry.value), at: entry.value.location)
+                if kind == .flag { overlay.ignoredFlags[key] = value } else { overlay.ignoredPreferences[key] = value }
                 reportUndefined(key, entry: entry, kind: kind)
                 continue
             }

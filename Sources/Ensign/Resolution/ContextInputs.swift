@@ -36,12 +36,18 @@ public struct AttributedValue: Sendable, Hashable {
     public var time: WallClockTime
     /// The file it was read from, for values loaded from the preferences or overrides file.
     public var location: SourcePosition?
+    /// Whether it is saved in the preferences or overrides file (and so survives a restart).
+    public var isPersisted: Bool
 
     /// Creates an attributed value.
-    public init(_ value: JSONValue, actor: String, time: WallClockTime = .now(), location: SourcePosition? = nil) {
+    public init(
+        _ value: JSONValue, actor: String, time: WallClockTime = .now(), location: SourcePosition? = nil,
+        isPersisted: Bool = false
+    ) {
         self.value = value
         self.actor = actor
         self.time = time
         self.location = location
+        self.isPersisted = isPersisted
     }
 }

@@ -1,0 +1,229 @@
+import Dispatch
+
+/// An overlay file the library writes: the user's preferences or persisted debug overrides.
+///
+/// Writes are durable (temporary file, fsync, rename, fsync of the directory), coalesced (a
+/// storm of changes costs a few disk writes, and the last value always reaches disk), and
+/// merged under an advisory lock: each write re-reads the file and changes only the keys this
+/// process changed, so two processes writing the same file never lose each other's keys.
+/// Keys no definition knows are kept as they are. A file that cannot be parsed is never
+/// overwritten: it is first set aside as `<name>.corrupt-<time>` and reported.
+final class PersistentOverlayFile: Sendable {
+    /// Which section of the file a key belongs in.
+    enum Section: String, Sendable {
+        case flags
+        case preferences
+    }
+
+    /// What loading found.
+    struct Loaded: Sendable {
+        var values: [String: LocatedValue] = [:]
+        var diagnostics: [Diagnostic] = []
+        /// Where an unusable file was moved, if it was.
+        var setAsidePath: String?
+    }
+
+    let path: String
+    let coalescingDelay: DispatchTimeInterval
+    private let queue: DispatchQueue
+    private let state = LockedState(State())
+    private let problemHandler = LockedState<(@Sendable (Diagnostic) -> Void)?>(nil)
+
+    private struct State {
+        /// Changes not yet on disk, by key: a value to write, or `nil` to remove the key.
+        var pending: [String: (section: Section, value: JSONValue?)] = [:]
+        var isWriteScheduled = false
+        /// Disk writes done, for tests and diagnostics.
+        var writeCount = 0
+    }
+
+    init(path: String, coalescingDelay: DispatchTimeInterval = .milliseconds(50)) {
+        self.path = path
+        self.coalescingDelay = coalescingDelay
+        queue = DispatchQueue(label: "ensign.persistence")
+    }
+
+    /// Where problems found while writing in the background are reported (the context's log).
+    func onProblem(_ handler: @escaping @Sendable (Diagnostic) -> Void) {
+        problemHandler.withLock { $0 = handler }
+    }
+
+    private func reportProblem(_ diagnostic: Diagnostic) {
+        let handler = problemHandler.withLock { $0 }
+        handler?(diagnostic)
+    }
+
+    deinit {
+        try? writePending()
+    }
+
+    // MARK: Reading
+
+    /// Reads the file and checks it against `definitions`. Values of unknown keys are kept
+    /// on disk but not returned; an unusable file is set aside and its usable values
+    /// written back, so nothing the user had is lost and nothing invalid is applied.
+    func load(definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()) -> Loaded {
+        guard FileSystem.exists(path) else { return Loaded() }
+        var loaded = Loaded()
+        let source: ConfigSource
+        do {
+            source = try ConfigSource.file(path, limits: loader.limits)
+        } catch {
+            loaded.diagnostics.append(Diagnostic(error))
+            setAside(&loaded, keeping: [:])
+            return loaded
+        }
+        let (overlay, found) = loader.readOverlay(source, definitions: definitions)
+        // Keys a newer app version defines are kept in the file; they are not a problem here.
+        let problems = found.filter { $0.severity == .error }
+        for section in [overlay.flags, overlay.preferences] {
+            for (key, value) in section { loaded.values[key] = value }
+        }
+        loaded.diagnostics = problems
+        if !problems.isEmpty {
+            let keep: [String: [String: JSONValue]] = [
+                Section.flags.rawValue: overlay.flags.merging(overlay.ignoredFlags) { $1 }.mapValues(\.value),
+                Section.preferences.rawValue: overlay.preferences.merging(overlay.ignoredPreferences) { $1 }
+                    .mapValues(\.value),
+            ]
+            setAside(&loaded, keeping: keep)
+        }
+        return loaded
+    }
+
+    /// Moves the file aside and writes `values` back to `path`.
+    private func setAside(_ loaded: inout Loaded, keeping sections: [String: [String: JSONValue]]) {
+        do {
+            let aside = try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) -> String in
+                let aside = try FileSystem.setAside(path)
+                if sections.values.contains(where: { !$0.isEmpty }) { try write(sections) }
+                return aside
+            }
+            loaded.setAsidePath = aside
+            let location = SourcePosition(file: path, line: 1, column: 1)
+            loaded.diagnostics.append(
+                Diagnostic(
+                    .warning, at: location,
+                    "the file had problems, so it was kept aside as \(aside) and its valid values were written back;"
+                        + " nothing was applied from the invalid entries"))
+        } catch {
+            loaded.diagnostics.append(Diagnostic(.error, at: .unknown(path), "\(error)"))
+        }
+    }
+
+    // MARK: Writing
+
+    /// Records changes and schedules a coalesced write.
+    func update(_ changes: [String: (section: Section, value: JSONValue?)]) {
+        let shouldSchedule = state.withLock { state in
+            for (key, change) in changes { state.pending[key] = change }
+            guard !state.isWriteScheduled else { return false }
+            state.isWriteScheduled = true
+            return true
+        }
+        guard shouldSchedule else { return }
+        queue.asyncAfter(deadline: .now() + coalescingDelay) { [weak self] in
+            guard let self else { return }
+            do {
+                try self.writePending()
+            } catch {
+                self.reportProblem(Diagnostic(.error, at: .unknown(self.path), "\(error)"))
+            }
+        }
+    }
+
+    /// Writes pending changes now; returns when they are on disk.
+    func flush() throws(PersistenceError) {
+        let result = queue.sync { Result { () throws(FileSystem.Failure) in try writePending() } }
+        do {
+            try result.get()
+        } catch {
+            throw PersistenceError(path: path, message: error.description)
+        }
+    }
+
+    /// The changes not yet written (reloads lay them over what is on disk).
+    var pendingValues: [String: JSONValue?] {
+        state.withLock { $0.pending.mapValues(\.value) }
+    }
+
+    var writeCount: Int { state.withLock { $0.writeCount } }
+
+    private func writePending() throws(FileSystem.Failure) {
+        let pending = state.withLock { state in
+            defer {
+                state.pending.removeAll()
+                state.isWriteScheduled = false
+            }
+            return state.pending
+        }
+        guard !pending.isEmpty else { return }
+        do throws(FileSystem.Failure) {
+            try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) in
+                var sections = try readSectionsForMerge()
+                for (key, change) in pending {
+                    sections[Section.flags.rawValue]?[key] = nil
+                    sections[Section.preferences.rawValue]?[key] = nil
+                    if let value = change.value { sections[change.section.rawValue, default: [:]][key] = value }
+                }
+                try write(sections)
+            }
+        } catch {
+            // Keep the changes so the next attempt (or flush) writes them.
+            state.withLock { state in
+                for (key, change) in pending where state.pending[key] == nil { state.pending[key] = change }
+            }
+            throw error
+        }
+        state.withLock { $0.writeCount += 1 }
+    }
+
+    /// What is on disk now, by section. A file that does not parse is set aside first (never overwritten).
+    private func readSectionsForMerge() throws(FileSystem.Failure) -> [String: [String: JSONValue]] {
+        guard FileSystem.exists(path) else { return [:] }
+        let root: YAMLNode?
+        do {
+            root = try YAMLParser().documents(contentsOf: path).first
+        } catch {
+            let aside = try FileSystem.setAside(path)
+            reportProblem(
+                Diagnostic(
+                    .warning, at: error.location,
+                    "\(error.message); the file was kept aside as \(aside) instead of being overwritten"))
+            return [:]
+        }
+        var sections: [String: [String: JSONValue]] = [:]
+        for entry in root?.mappingEntries ?? [] {
+            guard let name = entry.key.scalarText, case .object(let values) = JSONValue(entry.value) else { continue }
+            sections[name] = values
+        }
+        return sections
+    }
+
+    private func write(_ sections: [String: [String: JSONValue]]) throws(FileSystem.Failure) {
+        var entries: [(String, YAMLNode)] = []
+        for name in sections.keys.sorted() {
+            guard let values = sections[name], !values.isEmpty else { continue }
+            entries.append((name, .mapping(values.keys.sorted().map { ($0, values[$0]!.yamlNode) })))
+        }
+        let text: String
+        do {
+            text = entries.isEmpty ? "{}\n" : try YAMLEmitter().text(for: .mapping(entries))
+        } catch {
+            throw FileSystem.Failure(description: "cannot encode YAML for \(path): \(error.message)")
+        }
+        FileSystem.makeDirectories(FileSystem.parentDirectory(of: path))
+        try FileSystem.writeAtomically(Array(text.utf8), to: path)
+    }
+}
+
+/// Writing the preferences or overrides file failed; the values stay in force in memory.
+public struct PersistenceError: Error, Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What went wrong.
+    public var message: String
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,166 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Watches groups of configuration files and calls back, debounced, with the groups whose
+/// content changed.
+///
+/// On Linux it watches the files' parent directories with inotify, which sees what editors
+/// and Kubernetes do: replacing a file by rename, swapping a ConfigMap's `..data` symlink,
+/// deleting and re-creating. Everywhere (and as the only mechanism without inotify) it also
+/// polls the files' stat data. Either way a change is confirmed by a content hash before the
+/// callback, so touching a file or rewriting the same bytes reloads nothing.
+///
+/// The watcher owns its file descriptor and dispatch sources; ``stop()`` (or releasing the
+/// watcher) cancels them and closes the descriptor.
+final class FileWatcher: Sendable {
+    /// A set of files reloaded together: the definitions directory, the preferences file, …
+    struct Group: Sendable {
+        var name: String
+        /// Lists the group's files now (a directory's files change as files come and go).
+        var files: @Sendable () -> [String]
+        /// Directories whose entries affect the group.
+        var directories: [String]
+    }
+
+    private let groups: [Group]
+    private let debounce: Duration
+    private let queue = DispatchQueue(label: "ensign.watcher")
+    private let onChange: @Sendable ([String]) -> Void
+    private let state = LockedState(State())
+
+    private struct State {
+        var fingerprints: [String: FileFingerprint] = [:]
+        var hashes: [String: UInt64] = [:]
+        var sources: [any DispatchSourceProtocol] = []
+        var pendingCheck: DispatchWorkItem?
+        var isStopped = false
+    }
+
+    /// Starts watching; `onChange` runs on the watcher's queue with the names of changed groups.
+    init(
+        groups: [Group], debounce: Duration, pollInterval: Duration, useNotifications: Bool = true,
+        onChange: @escaping @Sendable ([String]) -> Void
+    ) {
+        self.groups = groups
+        self.debounce = debounce
+        self.onChange = onChange
+        state.withLock { state in
+            for group in groups {
+                let files = group.files()
+                state.fingerprints[group.name] = FileFingerprint(files: files)
+                state.hashes[group.name] = FileFingerprint.contentHash(of: files)
+            }
+        }
+        var sources: [any DispatchSourceProtocol] = []
+        #if os(Linux)
+            if useNotifications, let source = makeNotificationSource() { sources.append(source) }
+        #endif
+        sources.append(makePollTimer(every: pollInterval))
+        state.withLock { $0.sources = sources }
+        for source in sources { source.resume() }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops watching and releases the descriptor; safe to call more than once.
+    func stop() {
+        let sources = state.withLock { state in
+            defer {
+                state.sources = []
+                state.isStopped = true
+                state.pendingCheck?.cancel()
+            }
+            return state.sources
+        }
+        for source in sources { source.cancel() }
+    }
+
+    /// Checks every group now, outside the debounce: for tests and for `reloadIfNeeded`.
+    func checkNow() {
+        queue.sync { check(force: true) }
+    }
+
+    // MARK: Checking
+
+    /// Called on `queue`: compares each group with what was last seen and reports changed ones.
+    private func check(force: Bool) {
+        var changed: [String] = []
+        for group in groups {
+            let files = group.files()
+            let fingerprint = FileFingerprint(files: files)
+            let statChanged = state.withLock { $0.fingerprints[group.name] != fingerprint }
+            guard force || statChanged else { continue }
+            let hash = FileFingerprint.contentHash(of: files)
+            let contentChanged = state.withLock { state in
+                state.fingerprints[group.name] = fingerprint
+                defer { state.hashes[group.name] = hash }
+                return state.hashes[group.name] != hash
+            }
+            if contentChanged { changed.append(group.name) }
+        }
+        guard !changed.isEmpty, !state.withLock({ $0.isStopped }) else { return }
+        onChange(changed)
+    }
+
+    /// Runs a check after the debounce, restarting the wait on every new event.
+    private func scheduleCheck() {
+        let item = DispatchWorkItem { [weak self] in self?.check(force: true) }
+        let previous = state.withLock { state -> DispatchWorkItem? in
+            defer { state.pendingCheck = item }
+            return state.pendingCheck
+        }
+        previous?.cancel()
+        let nanoseconds = Int(
+            debounce.components.seconds * 1_000_000_000 + debounce.components.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
+    }
+
+    private func makePollTimer(every interval: Duration) -> any DispatchSourceProtocol {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let milliseconds = Int(
+            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 10)))
+        timer.setEventHandler { [weak self] in self?.check(force: false) }
+        return timer
+    }
+
+    #if os(Linux)
+        /// An inotify descriptor watching every group's directories, read by a dispatch source.
+        private func makeNotificationSource() -> (any DispatchSourceProtocol)? {
+            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard descriptor >= 0 else { return nil }
+            let mask =
+                UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB)
+                | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+            var watched = 0
+            for directory in Set(groups.flatMap(\.directories))
+            where inotify_add_watch(descriptor, directory, mask) >= 0 {
+                watched += 1
+            }
+            guard watched > 0 else {
+                close(descriptor)
+                return nil
+            }
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            source.setEventHandler { [weak self] in
+                Self.drain(descriptor)
+                self?.scheduleCheck()
+            }
+            source.setCancelHandler { close(descriptor) }
+            return source
+        }
+
+        /// Reads and discards pending events; which file changed does not matter, the check decides.
+        private static func drain(_ descriptor: Int32) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
+    #endif
+}
