@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
         .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
-        .testTarget(name: "EnsignTests", dependencies: ["Ensign"]),
+        .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
+        // A helper process for tests that need several writers or a killed one.
+        .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
     ],
     swiftLanguageModes: [.v6]

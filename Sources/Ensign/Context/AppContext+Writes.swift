@@ -7,26 +7,30 @@ extension AppContext {
     /// ```swift
     /// try context.setOverride(.showPendingList, to: true)
     /// ```
-    public func setOverride<Value>(_ key: FlagKey<Value>, to value: Value, actor: String = "code")
-        throws(ContextWriteError)
-    {
-        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor)
+    ///
+    /// - Parameter persist: also save the override to the overrides file, so it is applied
+    ///   again at the next start (a debug-menu choice that survives restarts).
+    public func setOverride<Value>(
+        _ key: FlagKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
+    ) throws(ContextWriteError) {
+        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor, persist: persist)
     }
 
     /// Overrides a preference's value at run time (over the user's own choice).
     public func setOverride<Value>(
-        _ key: UserPreferenceKey<Value>, to value: Value, actor: String = "code"
+        _ key: UserPreferenceKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
     ) throws(ContextWriteError) {
-        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor)
+        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor, persist: persist)
     }
 
     /// Overrides a key given by name (relative to this context's scope) with an untyped value.
-    public func setOverride(keyNamed name: String, to value: JSONValue, actor: String = "code")
-        throws(ContextWriteError)
-    {
+    public func setOverride(
+        keyNamed name: String, to value: JSONValue, actor: String = "code", persist: Bool = false
+    ) throws(ContextWriteError) {
         let key = fullName(name)
         let checked = try checkedValue(value, forKeyNamed: key)
-        let attributed = AttributedValue(checked, actor: actor)
+        if persist { try persistOverride(key, value: checked) }
+        let attributed = AttributedValue(checked, actor: actor, isPersisted: persist)
         if store.parent != nil {
             store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = attributed }
         } else {

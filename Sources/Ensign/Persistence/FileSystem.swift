@@ -71,6 +71,7 @@ enum FileSystem {
         for path: String, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let lockPath = path + ".lock"
+        makeDirectories(parentDirectory(of: path))
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure("open lock file", lockPath) }
         defer { close(descriptor) }

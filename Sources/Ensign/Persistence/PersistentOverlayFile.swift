@@ -212,7 +212,6 @@ final class PersistentOverlayFile: Sendable {
         } catch {
             throw FileSystem.Failure(description: "cannot encode YAML for \(path): \(error.message)")
         }
-        FileSystem.makeDirectories(FileSystem.parentDirectory(of: path))
         try FileSystem.writeAtomically(Array(text.utf8), to: path)
     }
 }

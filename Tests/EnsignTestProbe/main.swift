@@ -1,0 +1,62 @@
+// A helper process for Ensign's tests: writes preferences the way an app does, so tests can
+// run several writers at once and kill one at random points.
+//
+//   EnsignTestProbe write FLAGS_DIR PREFERENCES_FILE PREFIX COUNT
+//       sets PREFIX.k0 … PREFIX.k(COUNT-1) to 0 … COUNT-1, flushing every few writes
+//   EnsignTestProbe ack-loop FLAGS_DIR PREFERENCES_FILE KEY
+//       sets KEY to the next value, forever, printing "ack N" after each value is on disk
+import Ensign
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+func context(flags: String, preferences: String) -> AppContext {
+    var configuration = AppContextConfiguration(
+        definitionsDirectory: flags, environment: "test", preferencesFile: preferences)
+    configuration.watchesFiles = false
+    do {
+        return try AppContext(configuration: configuration)
+    } catch {
+        var bytes = Array("probe: \(error)\n".utf8)
+        _ = write(2, &bytes, bytes.count)
+        exit(2)
+    }
+}
+
+func say(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = write(1, &bytes, bytes.count)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 5 else {
+    say("usage: EnsignTestProbe write|ack-loop FLAGS_DIR PREFERENCES_FILE …")
+    exit(2)
+}
+let app = context(flags: arguments[2], preferences: arguments[3])
+switch arguments[1] {
+case "write":
+    let prefix = arguments[4]
+    let count = Int(arguments[5]) ?? 0
+    for index in 0..<count {
+        try app.setPreference(keyNamed: "\(prefix).k\(index)", to: .int(index))
+        if index % 5 == 4 { try app.flush() }
+    }
+    try app.flush()
+    say("done")
+case "ack-loop":
+    // Continue from what is on disk, so values only grow across killed runs.
+    var value = app.value(forKeyNamed: arguments[4])?.intValue ?? 0
+    while true {
+        value += 1
+        try app.setPreference(keyNamed: arguments[4], to: .int(value))
+        try app.flush()
+        say("ack \(value)")
+    }
+default:
+    say("unknown command \(arguments[1])")
+    exit(2)
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+@testable import Ensign
+
+/// A definitions directory with a preference of every type, and paths for the files the
+/// library writes, in a fresh temporary directory.
+struct PersistenceFixture {
+    let directory: TemporaryFlagsDirectory
+    var flags: String { directory.path + "/flags" }
+    var preferencesFile: String { directory.path + "/state/preferences.yaml" }
+    var overridesFile: String { directory.path + "/state/overrides.yaml" }
+
+    static let definitions = """
+        version: 1
+        flags:
+          list.pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
+          list.showPending: { type: bool, default: false }
+        preferences:
+          appearance.darkMode: { type: bool, default: false }
+          appearance.fontScale: { type: double, default: 1.0 }
+          list.rows: { type: int, default: 10 }
+          locale.language: { type: string, enum: [en, fr, de], default: en }
+          layout.columns: { type: object, default: { left: 1, right: 2 } }
+        """
+
+    init() throws {
+        directory = try TemporaryFlagsDirectory()
+        try directory.write("flags/app.yaml", Self.definitions)
+    }
+
+    func configuration(watching: Bool = false) -> AppContextConfiguration {
+        var configuration = AppContextConfiguration(
+            definitionsDirectory: flags, environment: "test", preferencesFile: preferencesFile,
+            overridesFile: overridesFile)
+        configuration.watchesFiles = watching
+        configuration.watchDebounce = .milliseconds(20)
+        configuration.pollInterval = .milliseconds(200)
+        return configuration
+    }
+
+    func context(watching: Bool = false) throws -> AppContext {
+        try AppContext(configuration: configuration(watching: watching))
+    }
+
+    func read(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Files in the state directory whose names contain `fragment`.
+    func stateFiles(containing fragment: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path + "/state")) ?? []
+        return names.filter { $0.contains(fragment) }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import Ensign
+
+@Suite("Watching deployment and definitions files")
+struct FileWatchingTests {
+    static let definitions = "version: 1\nflags:\n  list.pageSize: { type: int, default: 20, maximum: 100 }\n"
+
+    /// A context over a definitions directory and one deployment file, watching both.
+    static func watchedContext(_ directory: TemporaryFlagsDirectory, deployment: String) throws -> AppContext {
+        try directory.write("flags/app.yaml", definitions)
+        var configuration = AppContextConfiguration(
+            definitionsDirectory: directory.path + "/flags", environment: "test",
+            deploymentFiles: [deployment])
+        configuration.watchDebounce = .milliseconds(20)
+        configuration.pollInterval = .milliseconds(250)
+        return try AppContext(configuration: configuration)
+    }
+
+    @Test("An editor's rename-replace of a deployment file is picked up")
+    func renameReplace() async throws {
+        let directory = try TemporaryFlagsDirectory()
+        let deployment = directory.path + "/deploy/flags.yaml"
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        let context = try Self.watchedContext(directory, deployment: deployment)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        try "flags:\n  list.pageSize: 40\n".write(toFile: deployment + ".swp", atomically: false, encoding: .utf8)
+        #expect(rename(deployment + ".swp", deployment) == 0)
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 40))
+    }
+
+    @Test("A Kubernetes ConfigMap update (the ..data symlink swap) is picked up")
+    func configMapSwap() async throws {
+        let directory = try TemporaryFlagsDirectory()
+        try directory.write("config/..2026_01_01/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        try directory.link("config/..data", to: "..2026_01_01")
+        try directory.link("config/flags.yaml", to: "..data/flags.yaml")
+        let context = try Self.watchedContext(directory, deployment: directory.path + "/config/flags.yaml")
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        // What the kubelet does: write a new timestamped directory, point a temporary link at
+        // it, and rename the link over ..data in one step.
+        try directory.write("config/..2026_01_02/flags.yaml", "flags:\n  list.pageSize: 50\n")
+        try directory.link("config/..data_tmp", to: "..2026_01_02")
+        #expect(rename(directory.path + "/config/..data_tmp", directory.path + "/config/..data") == 0)
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 50))
+    }
+
+    @Test("Deleting and re-creating a file is picked up; a deleted deployment file is a failed reload")
+    func deleteAndRecreate() async throws {
+        let directory = try TemporaryFlagsDirectory()
+        let deployment = directory.path + "/deploy/flags.yaml"
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        let context = try Self.watchedContext(directory, deployment: deployment)
+        try FileManager.default.removeItem(atPath: deployment)
+        context.reloadIfNeeded()
+        #expect(context.status.isDegraded)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 35\n")
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 35))
+        #expect(!context.status.isDegraded)
+    }
+
+    @Test("A bad edit keeps the last good values; the next good edit applies with one notification")
+    func badThenGood() async throws {
+        let directory = try TemporaryFlagsDirectory()
+        let deployment = directory.path + "/deploy/flags.yaml"
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        let context = try Self.watchedContext(directory, deployment: deployment)
+        let seen = Recorder<Int>()
+        let token = context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) }
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 500\n")
+        context.reloadIfNeeded()
+        #expect(context.status.isDegraded)
+        #expect(context.status.diagnostics.first?.location.line == 2)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 60\n")
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 60))
+        #expect(!context.status.isDegraded)
+        #expect(seen.values == [60])
+        _ = token
+    }
+
+    @Test("Rewriting the same bytes reloads nothing")
+    func noOpChange() async throws {
+        let directory = try TemporaryFlagsDirectory()
+        let deployment = directory.path + "/deploy/flags.yaml"
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        let context = try Self.watchedContext(directory, deployment: deployment)
+        let before = context.changeLog.count
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        context.reloadIfNeeded()
+        #expect(context.changeLog.count == before)
+    }
+
+    @Test("An external edit of the preferences file is applied and notified")
+    func externalPreferencesEdit() async throws {
+        let fixture = try PersistenceFixture()
+        let context = try fixture.context(watching: true)
+        try fixture.write(fixture.preferencesFile, "preferences:\n  list.rows: 77\n")
+        #expect(await waitForValue(context, key: "list.rows", toBe: 77))
+        #expect(context.explain(keyNamed: "list.rows").layers.last?.source.layer == .preference)
+    }
+
+    @Test("The watcher stops with its context: no descriptors are left open")
+    func noLeaks() throws {
+        let directory = try TemporaryFlagsDirectory()
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+        let before = openFileDescriptorCount()
+        for _ in 0..<5 {
+            let context = try Self.watchedContext(directory, deployment: directory.path + "/deploy/flags.yaml")
+            #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        }
+        // Dispatch closes a cancelled source's descriptor on its queue; give it a moment.
+        var after = openFileDescriptorCount()
+        for _ in 0..<50 where after > before {
+            usleep(10_000)
+            after = openFileDescriptorCount()
+        }
+        #expect(after <= before)
+    }
+}
