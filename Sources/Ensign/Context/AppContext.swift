@@ -94,6 +94,18 @@ public final class AppContext: Sendable {
             defaultValue: key.defaultValue)
     }
 
+    /// The details of a key given by name (relative to this context's scope), without a Swift
+    /// type: `value` is `null` when the code default applies. For tools such as the debug CLI.
+    public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
+        let key = fullName(name)
+        let snapshot = store.snapshot()
+        let entry = snapshot.entry(named: key)
+        return ResolutionDetails(
+            key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
+            errorCode: entry.errorCode, errorMessage: entry.errorMessage,
+            metadata: snapshot.definition(forKeyNamed: key)?.metadata ?? [:], source: entry.source)
+    }
+
     /// The resolved value of a key given by name (relative to this context's scope), or
     /// `nil` when the code default applies. For tools; app code uses typed keys.
     public func value(forKeyNamed name: String) -> JSONValue? {
