@@ -68,7 +68,11 @@ public final class AppContext: Sendable {
     }
 
     /// The current snapshot: read several keys from it to get values that belong together.
-    public var snapshot: ContextSnapshot { store.snapshot() }
+    /// Taken through a prefix scope, it reads keys relative to the prefix too.
+    public var snapshot: ContextSnapshot {
+        guard let scopedKeys else { return store.snapshot() }
+        return store.snapshot().scoped(by: scopedKeys)
+    }
 
     /// The value, variant, reason, error, metadata and source of a flag's current value.
     ///

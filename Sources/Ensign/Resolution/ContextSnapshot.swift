@@ -18,19 +18,29 @@ public final class ContextSnapshot: Sendable {
     let generation: UInt64
     /// A child context's own overrides, applied on top of its parent's values.
     let scopeOverrides: [String: AttributedValue]
+    /// For a snapshot taken through a prefix scope: how its short key names map to full ones.
+    let scopedKeys: ScopedKeyTable?
 
     static let chunkShift = 6
     static let chunkSize = 1 << chunkShift
 
     init(
         layout: KeyLayout, inputs: ContextInputs, chunks: [[ResolvedEntry]], generation: UInt64,
-        scopeOverrides: [String: AttributedValue] = [:]
+        scopeOverrides: [String: AttributedValue] = [:], scopedKeys: ScopedKeyTable? = nil
     ) {
         self.layout = layout
         self.inputs = inputs
         self.chunks = chunks
         self.generation = generation
         self.scopeOverrides = scopeOverrides
+        self.scopedKeys = scopedKeys
+    }
+
+    /// The same values, read with key names relative to a prefix scope.
+    func scoped(by table: ScopedKeyTable) -> ContextSnapshot {
+        ContextSnapshot(
+            layout: layout, inputs: inputs, chunks: chunks, generation: generation, scopeOverrides: scopeOverrides,
+            scopedKeys: table)
     }
 
     /// Resolves every key from `inputs`.
@@ -100,17 +110,18 @@ public final class ContextSnapshot: Sendable {
 
     /// The value of a flag key (see ``AppContext`` for the layers it resolves through).
     public subscript<Value>(key: FlagKey<Value>) -> Value {
-        value(identity: key.identity, default: key.defaultValue)
+        value(identity: scopedKeys?.identity(for: key.identity) ?? key.identity, default: key.defaultValue)
     }
 
     /// The value of a preference key.
     public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
-        value(identity: key.identity, default: key.defaultValue)
+        value(identity: scopedKeys?.identity(for: key.identity) ?? key.identity, default: key.defaultValue)
     }
 
-    /// The resolved value for a full key name, `nil` when the code default applies.
+    /// The resolved value for a key name (relative to the scope the snapshot was taken
+    /// through), `nil` when the code default applies.
     public func value(forKeyNamed name: String) -> JSONValue? {
-        entry(named: name).value
+        entry(named: (scopedKeys?.prefix ?? "") + name).value
     }
 
     /// Every defined key, sorted.

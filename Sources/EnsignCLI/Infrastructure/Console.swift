@@ -29,6 +29,11 @@ struct Console {
         if output.count > 1 << 16 { flush() }
     }
 
+    /// Writes text to standard output as it is, without a newline.
+    mutating func write(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
     /// Writes a line to standard error.
     mutating func printError(_ line: String) {
         errors.append(contentsOf: line.utf8)
