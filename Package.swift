@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
         .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
+        // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
+        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.
