@@ -8,6 +8,7 @@
     // Built by scripts/fuzz with -sanitize=fuzzer,address. SwiftPM names an executable's
     // entry point EnsignFuzz_main, so that entry hands control to libFuzzer's driver, which
     // calls fuzzOneInput for every input. The target is chosen with $ENSIGN_FUZZ_TARGET.
+    /// Runs one fuzzer input through the selected target.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
@@ -24,6 +25,7 @@
         _ callback: FuzzCallback
     ) -> Int32
 
+    /// The executable's entry point under fuzzing: libFuzzer's driver.
     @_cdecl("EnsignFuzz_main")
     public func fuzzMain(
         _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
