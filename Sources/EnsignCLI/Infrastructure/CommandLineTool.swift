@@ -8,6 +8,7 @@ enum CommandLineTool {
             CommandEntry(EvalCommand.self),
             CommandEntry(ListCommand.self),
             CommandEntry(SchemaCommand.self),
+            CommandEntry(CompletionsCommand.self),
         ]
     }
 
@@ -60,10 +61,11 @@ enum CommandLineTool {
             return ExitStatus.success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            console.printError("ensign help: no command '\(name)'")
+            console.printError(
+                "ensign help: no command '\(name)'\(Suggestions.didYouMean(name, among: commands.map(\.name)))")
             return ExitStatus.usage
         }
-        console.print(command.help)
+        console.print(command.manual)
         return ExitStatus.success
     }
 
