@@ -1,0 +1,164 @@
+import Ensign
+
+/// What the generator will declare, worked out from the definitions before any text is
+/// written: each key's Swift name, value type and default expression, the enums for string
+/// keys with `enum:`, and every problem that stops generation.
+struct KeyPlan {
+    /// One key to declare.
+    struct Key {
+        let definition: FlagDefinition
+        /// The declared name (in backticks when it is a keyword).
+        let member: String
+        /// The Swift value type: `Bool`, `JSONValue`, a generated enum or a `swiftType:`.
+        let valueType: String
+        /// The code default.
+        let defaultValue: DefaultValue
+    }
+
+    /// A key's code default, as the renderer will write it.
+    enum DefaultValue {
+        /// A literal or an enum case, written as it is.
+        case expression(String)
+        /// A ``JSONValue`` expression, laid out to fit the line.
+        case json(JSONValue)
+        /// A `swiftType:` value converted from the definition's default when first used.
+        case converted(JSONValue)
+    }
+
+    /// A `String`-backed enum for a string key with `enum:`.
+    struct Enumeration {
+        let definition: FlagDefinition
+        let typeName: String
+        /// Case names (escaped) and raw values, in the order of `enum:`.
+        let cases: [(name: String, rawValue: String)]
+    }
+
+    private(set) var keys: [Key] = []
+    private(set) var enumerations: [Enumeration] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Plans the keys of `definitions`, in key order.
+    init(definitions: DefinitionSet) {
+        var members: [FlagDefinition.Kind: [String: FlagDefinition]] = [:]
+        var typeNames: [String: FlagDefinition] = [:]
+        for key in definitions.keys {
+            guard let definition = definitions[key] else { continue }
+            guard let identifier = SwiftName.memberIdentifier(for: key) else {
+                error(definition, "'\(key)' has no letters or digits to make a Swift name from; rename the key")
+                continue
+            }
+            if let first = members[definition.kind]?[identifier] {
+                collision(definition, first, name: ".\(identifier)")
+                continue
+            }
+            members[definition.kind, default: [:]][identifier] = definition
+            guard let defaultValue = definition.defaultValue?.value else {
+                missingDefault(definition)
+                continue
+            }
+            let valueType: String
+            let defaultExpression: DefaultValue
+            if let swiftType = definition.swiftType {
+                valueType = swiftType
+                defaultExpression = .converted(defaultValue)
+            } else if definition.type == .string, let allowed = definition.allowedValues {
+                guard let enumeration = makeEnumeration(definition, allowed: allowed) else { continue }
+                if let first = typeNames[enumeration.typeName] {
+                    collision(definition, first, name: "enum \(enumeration.typeName)")
+                    continue
+                }
+                typeNames[enumeration.typeName] = definition
+                guard let chosen = enumeration.cases.first(where: { .string($0.rawValue) == defaultValue }) else {
+                    error(definition, "'\(key)' default \(defaultValue.jsonText) is not one of its enum values")
+                    continue
+                }
+                enumerations.append(enumeration)
+                valueType = enumeration.typeName
+                defaultExpression = .expression("." + chosen.name)
+            } else {
+                valueType = Self.swiftType(of: definition.type)
+                defaultExpression = Self.literal(defaultValue, type: definition.type)
+            }
+            keys.append(
+                Key(
+                    definition: definition, member: SwiftName.escapingKeyword(identifier), valueType: valueType,
+                    defaultValue: defaultExpression))
+        }
+        diagnostics = diagnostics.sortedByLocation()
+    }
+
+    /// The Swift type of a definition type without `enum:` or `swiftType:`.
+    static func swiftType(of type: FlagType) -> String {
+        switch type {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .object: return "JSONValue"
+        }
+    }
+
+    /// The code default for a value of a definition type (already checked against it by the loader).
+    static func literal(_ value: JSONValue, type: FlagType) -> DefaultValue {
+        switch (type, value) {
+        case (.bool, .bool(let bool)): return .expression("\(bool)")
+        case (.int, _) where value.intValue != nil: return .expression("\(value.intValue!)")
+        case (.double, _) where value.numericValue != nil: return .expression(SwiftLiteral.double(value.numericValue!))
+        case (.string, .string(let text)): return .expression(SwiftLiteral.string(text))
+        default: return .json(value)
+        }
+    }
+
+    private mutating func makeEnumeration(_ definition: FlagDefinition, allowed: [JSONValue]) -> Enumeration? {
+        guard let typeName = SwiftName.type(for: definition.key) else { return nil }
+        var cases: [(name: String, rawValue: String)] = []
+        var firstValue: [String: String] = [:]
+        var isValid = true
+        for case .string(let rawValue) in allowed {
+            guard let identifier = SwiftName.memberIdentifier(for: rawValue) else {
+                error(
+                    definition,
+                    "'\(definition.key)' enum value \(SwiftLiteral.string(rawValue)) has no letters or digits to make"
+                        + " a Swift case name from; use another value, or 'swiftType:' with your own enum")
+                isValid = false
+                continue
+            }
+            if let first = firstValue[identifier] {
+                error(
+                    definition,
+                    "'\(definition.key)' enum values \(SwiftLiteral.string(first)) and \(SwiftLiteral.string(rawValue))"
+                        + " both become the Swift case '\(identifier)'; change one, or use 'swiftType:' with your own enum"
+                )
+                isValid = false
+                continue
+            }
+            firstValue[identifier] = rawValue
+            cases.append((SwiftName.escapingKeyword(identifier), rawValue))
+        }
+        return isValid ? Enumeration(definition: definition, typeName: typeName, cases: cases) : nil
+    }
+
+    private mutating func missingDefault(_ definition: FlagDefinition) {
+        let fix =
+            definition.variants.isEmpty
+            ? "add 'default: <value>'"
+            : "add 'defaultVariant: <variant>' (one of \(definition.variants.keys.sorted().joined(separator: ", ")))"
+        error(
+            definition,
+            "'\(definition.key)' has no default, and a generated key needs one as its code default; \(fix)")
+    }
+
+    private mutating func collision(_ definition: FlagDefinition, _ first: FlagDefinition, name: String) {
+        diagnostics.append(
+            Diagnostic(
+                .error, at: definition.location, key: definition.key,
+                "'\(first.key)' and '\(definition.key)' both become the Swift name '\(name)'; rename one of the keys",
+                notes: [
+                    Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' is defined here")
+                ]))
+    }
+
+    private mutating func error(_ definition: FlagDefinition, _ message: String) {
+        diagnostics.append(Diagnostic(.error, at: definition.location, key: definition.key, message))
+    }
+}
