@@ -148,7 +148,9 @@ struct KeyPlan {
             "'\(definition.key)' has no default, and a generated key needs one as its code default; \(fix)")
     }
 
-    private mutating func collision(_ definition: FlagDefinition, _ first: FlagDefinition, name: String) {
+    /// Reports two keys with one Swift name: at the one written later, with a note at the other.
+    private mutating func collision(_ one: FlagDefinition, _ other: FlagDefinition, name: String) {
+        let (first, definition) = other.location <= one.location ? (other, one) : (one, other)
         diagnostics.append(
             Diagnostic(
                 .error, at: definition.location, key: definition.key,

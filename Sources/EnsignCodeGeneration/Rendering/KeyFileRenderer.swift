@@ -92,9 +92,8 @@ struct KeyFileRenderer {
                 ? SwiftLiteral.compactJSONValue(value) : SwiftLiteral.jsonValue(value, indent: indent, used: used)
         case .converted(let value):
             let keyArgument = "key: " + SwiftLiteral.string(key.definition.key)
-            if oneLine {
-                return "\(key.valueType)(generatedDefault: \(SwiftLiteral.compactJSONValue(value)), \(keyArgument))"
-            }
+            let compact = "\(key.valueType)(generatedDefault: \(SwiftLiteral.compactJSONValue(value)), \(keyArgument))"
+            if oneLine || used + compact.count + 1 <= Self.width { return compact }
             let inner = String(repeating: " ", count: indent + 4)
             let label = "generatedDefault: "
             let json = SwiftLiteral.jsonValue(value, indent: indent + 4, used: inner.count + label.count + 1)
