@@ -38,7 +38,7 @@ struct CommandLineToolTests {
         #expect(result.errors.contains("'--env' needs a value"))
     }
 
-    @Test("Every command answers --help and help <command>", arguments: ["validate", "list", "schema"])
+    @Test("Every command answers --help and help <command>", arguments: ["validate", "list", "schema", "generate"])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
         let viaHelp = try CLIRunner.run(["help", command])
