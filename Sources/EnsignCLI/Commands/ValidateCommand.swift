@@ -50,14 +50,13 @@ enum ValidateCommand: Command {
 
     /// Problems with a generated keys file: stale, unreadable, or not generated.
     static func checkGenerated(_ path: String, report: ValidationReport, paths: [String]) -> [Diagnostic] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return [
-                Diagnostic(
-                    .error, at: .unknown(path),
-                    "cannot read the generated file \(path); create it with 'ensign generate --flags DIR --output \(path)'"
-                )
-            ]
-        }
+        let unreadable = Diagnostic(
+            .error, at: .unknown(path),
+            "cannot read the generated file \(path); create it with 'ensign generate --flags DIR --output \(path)'")
+        // Read through a handle, so a pipe (`--check-generated <(ensign generate …)`) works too.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [unreadable] }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() ?? Data() else { return [unreadable] }
         let directories = paths.filter { path in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue

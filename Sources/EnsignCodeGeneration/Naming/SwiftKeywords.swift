@@ -1,8 +1,9 @@
 /// Names the generator must not declare as they are.
 enum SwiftKeywords {
     /// Swift's reserved words (declarations, statements, expressions and types), which need
-    /// backticks to be used as names. Contextual keywords (`open`, `get`, `mutating`, …) are
-    /// ordinary names where the generator declares them and are not escaped.
+    /// backticks to be used as names, and a few contextual ones that read as modifiers (`open`,
+    /// `async`, `nonisolated`), escaped for clarity. Other contextual keywords (`get`, `set`,
+    /// `mutating`, …) are ordinary names where the generator declares them.
     static let reserved: Set<String> = [
         // Declarations.
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
