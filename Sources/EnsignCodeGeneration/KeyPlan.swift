@@ -36,55 +36,80 @@ struct KeyPlan {
     private(set) var keys: [Key] = []
     private(set) var enumerations: [Enumeration] = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// The definition that took each member name, by kind (flags and preferences are members
+    /// of different types, so they may share names).
+    private var members: [FlagDefinition.Kind: [String: FlagDefinition]] = [:]
+    /// The definition that took each generated enum name.
+    private var typeNames: [String: FlagDefinition] = [:]
+    /// The `swiftType:` names in use, which a generated enum must not take.
+    private let swiftTypes: [String: FlagDefinition]
 
     /// Plans the keys of `definitions`, in key order.
     init(definitions: DefinitionSet) {
-        var members: [FlagDefinition.Kind: [String: FlagDefinition]] = [:]
-        var typeNames: [String: FlagDefinition] = [:]
+        var swiftTypes: [String: FlagDefinition] = [:]
         for key in definitions.keys {
-            guard let definition = definitions[key] else { continue }
-            guard let identifier = SwiftName.memberIdentifier(for: key) else {
-                error(definition, "'\(key)' has no letters or digits to make a Swift name from; rename the key")
-                continue
+            if let definition = definitions[key], let swiftType = definition.swiftType, swiftTypes[swiftType] == nil {
+                swiftTypes[swiftType] = definition
             }
-            if let first = members[definition.kind]?[identifier] {
-                collision(definition, first, name: ".\(identifier)")
-                continue
-            }
-            members[definition.kind, default: [:]][identifier] = definition
+        }
+        self.swiftTypes = swiftTypes
+        for key in definitions.keys {
+            guard let definition = definitions[key], let member = claimMember(for: definition) else { continue }
             guard let defaultValue = definition.defaultValue?.value else {
                 missingDefault(definition)
                 continue
             }
-            let valueType: String
-            let defaultExpression: DefaultValue
-            if let swiftType = definition.swiftType {
-                valueType = swiftType
-                defaultExpression = .converted(defaultValue)
-            } else if definition.type == .string, let allowed = definition.allowedValues {
-                guard let enumeration = makeEnumeration(definition, allowed: allowed) else { continue }
-                if let first = typeNames[enumeration.typeName] {
-                    collision(definition, first, name: "enum \(enumeration.typeName)")
-                    continue
-                }
-                typeNames[enumeration.typeName] = definition
-                guard let chosen = enumeration.cases.first(where: { .string($0.rawValue) == defaultValue }) else {
-                    error(definition, "'\(key)' default \(defaultValue.jsonText) is not one of its enum values")
-                    continue
-                }
-                enumerations.append(enumeration)
-                valueType = enumeration.typeName
-                defaultExpression = .expression("." + chosen.name)
-            } else {
-                valueType = Self.swiftType(of: definition.type)
-                defaultExpression = Self.literal(defaultValue, type: definition.type)
-            }
-            keys.append(
-                Key(
-                    definition: definition, member: SwiftName.escapingKeyword(identifier), valueType: valueType,
-                    defaultValue: defaultExpression))
+            guard let (valueType, code) = valueTypeAndDefault(of: definition, default: defaultValue) else { continue }
+            keys.append(Key(definition: definition, member: member, valueType: valueType, defaultValue: code))
         }
         diagnostics = diagnostics.sortedByLocation()
+    }
+
+    /// The member name for a definition (escaped), or `nil` after reporting why there is none.
+    private mutating func claimMember(for definition: FlagDefinition) -> String? {
+        guard let identifier = SwiftName.memberIdentifier(for: definition.key) else {
+            error(definition, "'\(definition.key)' has no letters or digits to make a Swift name from; rename the key")
+            return nil
+        }
+        if let first = members[definition.kind]?[identifier] {
+            collision(definition, first, name: ".\(identifier)")
+            return nil
+        }
+        members[definition.kind, default: [:]][identifier] = definition
+        return SwiftName.escapingKeyword(identifier)
+    }
+
+    /// The key's Swift value type and code default, or `nil` after reporting why there are none.
+    private mutating func valueTypeAndDefault(of definition: FlagDefinition, default value: JSONValue)
+        -> (String, DefaultValue)?
+    {
+        if let swiftType = definition.swiftType { return (swiftType, .converted(value)) }
+        guard definition.type == .string, let allowed = definition.allowedValues else {
+            return (Self.swiftType(of: definition.type), Self.literal(value, type: definition.type))
+        }
+        guard let enumeration = makeEnumeration(definition, allowed: allowed) else { return nil }
+        if let first = typeNames[enumeration.typeName] {
+            collision(definition, first, name: "enum \(enumeration.typeName)")
+            return nil
+        }
+        if let other = swiftTypes[enumeration.typeName] {
+            diagnostics.append(
+                Diagnostic(
+                    .error, at: definition.location, key: definition.key,
+                    "'\(definition.key)' would generate the enum \(enumeration.typeName), the type '\(other.key)' names"
+                        + " with swiftType:; rename one of the keys, or give '\(definition.key)' a swiftType: too",
+                    notes: [
+                        Diagnostic(.note, at: other.location, key: other.key, "'\(other.key)' is defined here")
+                    ]))
+            return nil
+        }
+        typeNames[enumeration.typeName] = definition
+        guard let chosen = enumeration.cases.first(where: { .string($0.rawValue) == value }) else {
+            error(definition, "'\(definition.key)' default \(value.jsonText) is not one of its enum values")
+            return nil
+        }
+        enumerations.append(enumeration)
+        return (enumeration.typeName, .expression("." + chosen.name))
     }
 
     /// The Swift type of a definition type without `enum:` or `swiftType:`.

@@ -62,11 +62,11 @@ enum GenerateCommand: Command {
             console.print(source, terminator: "")
             return ExitStatus.success
         }
-        return try write(source, to: output, keyCount: result.keyCount, console: &console)
+        return write(source, to: output, keyCount: result.keyCount, console: &console)
     }
 
     /// Writes `source` to `path` unless the file already holds exactly that.
-    static func write(_ source: String, to path: String, keyCount: Int, console: inout Console) throws -> Int32 {
+    static func write(_ source: String, to path: String, keyCount: Int, console: inout Console) -> Int32 {
         let bytes = Data(source.utf8)
         let keys = "\(keyCount) key\(keyCount == 1 ? "" : "s")"
         if FileManager.default.contents(atPath: path) == bytes {

@@ -52,6 +52,25 @@ struct GenerationProblemTests {
             ])
     }
 
+    @Test("A generated enum may not take the name of a swiftType: in use")
+    func enumNamedLikeSwiftType() throws {
+        let result = GenerationFixtures.generate(
+            """
+            flags:
+              banner: { type: string, enum: [big, small], default: big }
+              home.banner: { type: object, swiftType: Banner, default: {} }
+            """)
+        #expect(result.source == nil)
+        #expect(
+            result.diagnostics.map(\.description) == [
+                """
+                flags/wallet.yaml:2:3: error: 'banner' would generate the enum Banner, the type 'home.banner' names with \
+                swiftType:; rename one of the keys, or give 'banner' a swiftType: too
+                flags/wallet.yaml:3:3: note: 'home.banner' is defined here
+                """
+            ])
+    }
+
     @Test("Enum values that make the same case name are an error")
     func caseCollision() throws {
         let result = GenerationFixtures.generate(
