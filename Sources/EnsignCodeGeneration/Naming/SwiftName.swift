@@ -16,8 +16,8 @@
 /// 4. **Digits.** A name that would start with a digit gets a leading underscore:
 ///    `2fa.enabled` → `._2faEnabled`.
 /// 5. **Keywords.** A member named like a Swift keyword is declared in backticks:
-///    ``static let `default` ``. Most read without them (`context[.default]`); `self` and `init`
-///    need them at the point of use too (``context[.`self`]``).
+///    ``static let `default` ``. They read without them (`context[.default]`), except `init`,
+///    which needs them at the point of use too (``context[.`init`]``).
 ///
 /// Two keys whose names come out the same (`a.b-c` and `a.bC` are both `aBC`) are an error,
 /// reported at both keys, as are two values of one `enum:` that make the same case name and

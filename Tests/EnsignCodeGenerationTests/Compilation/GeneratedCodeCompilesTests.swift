@@ -26,7 +26,7 @@ struct GeneratedCodeCompilesTests {
             let values: [any Sendable] = [
                 context[.walletShowBalance], context[.walletNewFlow], context[.default], context[._2faRequired],
                 context[.walletPageSize], context[.in], context[.walletDailyLimit], context[.walletGreeting],
-                context[.`self`], context[.walletLimits], banner.title, banner.priority, style, mode,
+                context[.self], context[.`init`], context[.walletLimits], banner.title, banner.priority, style, mode,
                 context[.appearanceDarkMode], language,
             ]
             let cases = WalletCurrencyStyle.allCases.map(\\.rawValue) + Mode.allCases.map(\\.rawValue)

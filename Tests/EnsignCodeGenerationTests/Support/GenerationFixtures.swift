@@ -82,6 +82,7 @@ enum GenerationFixtures {
           default: { default: false }
           in: { type: int, default: 3 }
           self: { default: "me" }
+          init: { type: double, default: 1.5 }
           2fa.required: { default: false }
           mode: { type: string, enum: [default, self, "2x", Auto-Fit], default: self }
         preferences:
