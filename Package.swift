@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .executable(name: "ensign", targets: ["EnsignCLI"]),
+        .plugin(name: "EnsignKeysPlugin", targets: ["EnsignKeysPlugin"]),
     ],
     targets: [
         // libyaml's C API and nothing else; only EnsignYAML imports it.
@@ -19,7 +20,13 @@ let package = Package(
         .target(name: "EnsignYAML", dependencies: ["CYAML"]),
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
-        .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
+        // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
+        .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
+        .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignCodeGeneration"]),
+        // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
+        .plugin(
+            name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
+            path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
@@ -27,6 +34,7 @@ let package = Package(
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
+        .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
     ],
     swiftLanguageModes: [.v6]
 )

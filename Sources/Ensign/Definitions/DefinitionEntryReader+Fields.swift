@@ -124,6 +124,20 @@ extension DefinitionEntryReader {
         return text
     }
 
+    /// `swiftType:`, checked to be a Swift type name (dot-separated identifiers); `ensign
+    /// generate` declares the key with it.
+    mutating func readSwiftType() -> String? {
+        guard let node = fields["swiftType"] else { return nil }
+        guard let text = node.scalarText, SwiftTypeName.isValid(text) else {
+            let found = node.scalarText.map { "'\($0)'" } ?? node.kindDescription
+            error(
+                at: node.location,
+                "'\(key)' swiftType must be a Swift type name such as Banner or Wallet.Banner; found \(found)")
+            return nil
+        }
+        return text
+    }
+
     mutating func readExpiry() -> CalendarDay? {
         guard let node = fields["expires"] else { return nil }
         guard let text = node.scalarText, let day = CalendarDay(text) else {

@@ -22,6 +22,7 @@ struct DefinitionEntryReader {
 
     static let commonFields = [
         "type", "default", "description", "owner", "expires", "environments", "enum", "minimum", "maximum", "metadata",
+        "swiftType",
     ]
     static let flagOnlyFields = ["variants", "defaultVariant", "state", "targeting"]
 
@@ -64,7 +65,8 @@ struct DefinitionEntryReader {
             targeting: fields["targeting"].map { LocatedValue(JSONValue($0), at: $0.location) },
             targetingNode: fields["targeting"], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText("description"),
-            owner: readText("owner"), expires: readExpiry(), metadata: metadata, location: keyNode.location)
+            owner: readText("owner"), expires: readExpiry(), metadata: metadata, location: keyNode.location,
+            swiftType: readSwiftType())
     }
 
     private mutating func readFields(_ entries: [YAMLMappingEntry]) {

@@ -86,6 +86,11 @@ public enum DefinitionsSchema {
             "minimum": ["type": "number", "description": "Inclusive lower bound (int and double)."],
             "maximum": ["type": "number", "description": "Inclusive upper bound (int and double)."],
             "metadata": ["$ref": "#/$defs/metadata"],
+            "swiftType": [
+                "type": "string", "pattern": .string(SwiftTypeName.pattern),
+                "description":
+                    "The Swift type `ensign generate` declares the key with (a CodableFlagValue for objects).",
+            ],
         ]
     }
 

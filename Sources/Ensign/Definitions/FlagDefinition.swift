@@ -46,6 +46,9 @@ public struct FlagDefinition: Sendable {
     public let expires: CalendarDay?
     /// Flag metadata with the file's flag-set metadata merged underneath.
     public let metadata: [String: JSONValue]
+    /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
+    /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
+    public let swiftType: String?
     /// Where the key is declared.
     public let location: SourcePosition
     /// The YAML of the targeting rule, kept so rule problems can point at exact positions.
@@ -60,7 +63,7 @@ public struct FlagDefinition: Sendable {
         defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-        location: SourcePosition
+        location: SourcePosition, swiftType: String? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -80,6 +83,7 @@ public struct FlagDefinition: Sendable {
         self.expires = expires
         self.metadata = metadata
         self.location = location
+        self.swiftType = swiftType
     }
 }
 

@@ -1,10 +1,12 @@
 import Ensign
+import EnsignCodeGeneration
+import Foundation
 
 /// `ensign validate`: loads and checks definitions and overlays, printing compiler-style diagnostics.
 enum ValidateCommand: Command {
     static let name = "validate"
     static let summary = "Check definitions and overlay files; print problems as path:line:column."
-    static let synopsis = "validate PATH… [--env E] [--json] [--strict]"
+    static let synopsis = "validate PATH… [--env E] [--json] [--strict] [--check-generated FILE]"
     static let details = """
         PATH is a definitions directory (its *.yaml, *.yml and *.json files, and its
         environments/*.yaml overlays) or a single file; a file is a definitions file when it
@@ -12,21 +14,27 @@ enum ValidateCommand: Command {
         every PATH are combined, and overlays are checked against them.
 
         options:
-          --env E     check only environment E's overlay in each directory
-          --json      print one JSON object: ok, errors, warnings, diagnostics
-          --strict    fail on warnings too
+          --env E                   check only environment E's overlay in each directory
+          --json                    print one JSON object: ok, errors, warnings, diagnostics
+          --strict                  fail on warnings too
+          --check-generated FILE    fail when FILE, written by 'ensign generate', no longer
+                                    matches the definitions (for teams that commit it)
 
         exit status: 0 when there are no errors (and no warnings with --strict), 1 otherwise.
 
         example:
           ensign validate flags/ deploy/production.yaml --strict
+          ensign validate flags/ --check-generated Sources/App/EnsignKeys.swift
         """
     static let flags: Set = ["json", "strict"]
-    static let options: Set = ["env"]
+    static let options: Set = ["env", "check-generated"]
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw UsageError("give at least one PATH") }
-        let report = ConfigValidator().validate(paths: arguments.positionals, environment: arguments.option("env"))
+        var report = ConfigValidator().validate(paths: arguments.positionals, environment: arguments.option("env"))
+        if let generated = arguments.option("check-generated") {
+            report.diagnostics += checkGenerated(generated, report: report, paths: arguments.positionals)
+        }
         let failed = report.errorCount > 0 || (arguments.flag("strict") && report.warningCount > 0)
         if arguments.flag("json") {
             console.print(json(report, ok: !failed).jsonText)
@@ -38,6 +46,23 @@ enum ValidateCommand: Command {
             console.print(failed ? console.styled(summary, .red) : console.styled(summary, .green))
         }
         return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Problems with a generated keys file: stale, unreadable, or not generated.
+    static func checkGenerated(_ path: String, report: ValidationReport, paths: [String]) -> [Diagnostic] {
+        let unreadable = Diagnostic(
+            .error, at: .unknown(path),
+            "cannot read the generated file \(path); create it with 'ensign generate --flags DIR --output \(path)'")
+        // Read through a handle, so a pipe (`--check-generated <(ensign generate …)`) works too.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [unreadable] }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() ?? Data() else { return [unreadable] }
+        let directories = paths.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        let check = GeneratedFileCheck(path: path, contents: String(decoding: data, as: UTF8.self))
+        return check.check(against: report.definitions, sourceDirectories: directories)
     }
 
     static func json(_ report: ValidationReport, ok: Bool) -> JSONValue {

@@ -8,6 +8,7 @@ enum CommandLineTool {
             CommandEntry(EvalCommand.self),
             CommandEntry(ListCommand.self),
             CommandEntry(SchemaCommand.self),
+            CommandEntry(GenerateCommand.self),
             CommandEntry(CompletionsCommand.self),
         ]
     }

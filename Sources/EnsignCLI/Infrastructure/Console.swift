@@ -22,10 +22,10 @@ struct Console {
         return isatty(1) == 1
     }
 
-    /// Writes a line to standard output.
-    mutating func print(_ line: String = "") {
+    /// Writes a line (or, with another `terminator`, any text) to standard output.
+    mutating func print(_ line: String = "", terminator: String = "\n") {
         output.append(contentsOf: line.utf8)
-        output.append(0x0A)
+        output.append(contentsOf: terminator.utf8)
         if output.count > 1 << 16 { flush() }
     }
 

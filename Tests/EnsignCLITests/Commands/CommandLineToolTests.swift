@@ -41,7 +41,7 @@ struct CommandLineToolTests {
 
     @Test(
         "Every command answers --help, and help <command> prints a manual page",
-        arguments: ["validate", "eval", "list", "schema", "completions"])
+        arguments: ["validate", "eval", "list", "schema", "generate", "completions"])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
         let viaHelp = try CLIRunner.run(["help", command])
@@ -56,7 +56,7 @@ struct CommandLineToolTests {
     func completions() throws {
         let bash = try CLIRunner.run(["completions", "bash"])
         #expect(bash.status == 0)
-        #expect(bash.output.contains("validate) options=\"--env --help --json --strict\""))
+        #expect(bash.output.contains("validate) options=\"--check-generated --env --help --json --strict\""))
         let zsh = try CLIRunner.run(["completions", "zsh"])
         #expect(zsh.output.hasPrefix("#compdef ensign"))
         #expect(zsh.output.contains("'eval:"))

@@ -45,6 +45,24 @@ struct DefinitionsSchemaTests {
         let problems = checker.problems(in: ["preferences": ["dark": ["default": false, "targeting": ["var": "x"]]]])
         #expect(problems == ["/preferences/dark: unexpected property 'targeting'"])
     }
+
+    @Test("swiftType is in the schema for flags and preferences, with the loader's pattern")
+    func swiftType() throws {
+        let document: JSONValue = [
+            "flags": ["banner": ["type": "object", "default": [:], "swiftType": "Wallet.Banner"]],
+            "preferences": ["theme": ["type": "object", "default": [:], "swiftType": "Theme"]],
+        ]
+        #expect(checker.problems(in: document) == [])
+        for definition in ["flag", "preference"] {
+            let field = DefinitionsSchema.document["$defs"]?[definition]?["properties"]?["swiftType"]
+            #expect(field?["pattern"]?.stringValue == SwiftTypeName.pattern)
+        }
+        let pattern = try Regex(SwiftTypeName.pattern)
+        for sample in ["Banner", "Wallet.Banner", "_Private", "A1.b_2", "2x", "Wallet.", "[String: Int]", "a b", ""] {
+            let matches = (try? pattern.wholeMatch(in: sample)) != nil
+            #expect(matches == SwiftTypeName.isValid(sample), "\(sample)")
+        }
+    }
 }
 
 /// A checker for the subset of JSON Schema the definitions schema uses: type, enum, const,

@@ -131,6 +131,33 @@ struct ValidationRuleTests {
             ])
     }
 
+    @Test("swiftType: names a Swift type, on flags and preferences")
+    func swiftType() throws {
+        let loaded = loadDefinitions([
+            "flags/app.yaml": """
+            flags:
+              banner: { type: object, swiftType: Wallet.Banner, default: {} }
+            preferences:
+              theme: { type: object, swiftType: Theme, default: {} }
+            """
+        ])
+        #expect(loaded.diagnostics == [])
+        #expect(loaded.definitions["banner"]?.swiftType == "Wallet.Banner")
+        #expect(loaded.definitions["theme"]?.swiftType == "Theme")
+        #expect(loaded.definitions["theme"]?.kind == .preference)
+    }
+
+    @Test("A swiftType: that is not a Swift type name is an error")
+    func invalidSwiftType() {
+        #expect(
+            diagnostics("flags:\n  a: { type: object, default: {}, swiftType: \"[String: Int]\" }\n") == [
+                "flags/app.yaml:2:46: error: 'a' swiftType must be a Swift type name such as Banner or Wallet.Banner;"
+                    + " found '[String: Int]'"
+            ])
+        #expect(diagnostics("flags:\n  a: { default: 1, swiftType: 2x }\n").count == 1)
+        #expect(diagnostics("flags:\n  a: { default: 1, swiftType: Wallet. }\n").count == 1)
+    }
+
     @Test("Preferences cannot have targeting")
     func preferenceWithFlagOnlyField() {
         #expect(

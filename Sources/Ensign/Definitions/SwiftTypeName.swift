@@ -1,0 +1,25 @@
+/// The syntax of `swiftType:`: dot-separated Swift identifiers (ASCII letters, digits and `_`,
+/// not starting with a digit), such as `Banner` or `Wallet.Banner`.
+public enum SwiftTypeName {
+    /// The regular expression a `swiftType:` value matches.
+    public static let pattern = #"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"#
+
+    /// Whether `text` is a valid `swiftType:` value.
+    public static func isValid(_ text: some StringProtocol) -> Bool {
+        guard !text.isEmpty else { return false }
+        return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { segment in
+            guard let first = segment.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+                return false
+            }
+            return segment.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    return true
+                default:
+                    return false
+                }
+            }
+        }
+    }
+}
