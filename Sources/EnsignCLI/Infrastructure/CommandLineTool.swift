@@ -7,6 +7,15 @@ enum CommandLineTool {
             CommandEntry(ValidateCommand.self),
             CommandEntry(EvalCommand.self),
             CommandEntry(ListCommand.self),
+            CommandEntry(GetCommand.self),
+            CommandEntry(ExplainCommand.self),
+            CommandEntry(SetCommand.self),
+            CommandEntry(ToggleCommand.self),
+            CommandEntry(ResetCommand.self),
+            CommandEntry(WatchCommand.self),
+            CommandEntry(LogCommand.self),
+            CommandEntry(StatusCommand.self),
+            CommandEntry(PsCommand.self),
             CommandEntry(SchemaCommand.self),
         ]
     }

@@ -12,9 +12,16 @@
 public enum ControlRuntimeDirectory {
     /// The runtime directory for this process's user and environment.
     public static var defaultPath: String {
-        if let path = environmentValue("ENSIGN_RUNTIME_DIR") { return path }
-        if let path = environmentValue("XDG_RUNTIME_DIR") { return path + "/ensign" }
-        return "/tmp/ensign-\(geteuid())"
+        path(
+            ensignRuntimeDirectory: environmentValue("ENSIGN_RUNTIME_DIR"),
+            xdgRuntimeDirectory: environmentValue("XDG_RUNTIME_DIR"), uid: geteuid())
+    }
+
+    /// The runtime directory for the given environment values (empty ones count as unset).
+    static func path(ensignRuntimeDirectory: String?, xdgRuntimeDirectory: String?, uid: uid_t) -> String {
+        if let path = ensignRuntimeDirectory, !path.isEmpty { return path }
+        if let path = xdgRuntimeDirectory, !path.isEmpty { return path + "/ensign" }
+        return "/tmp/ensign-\(uid)"
     }
 
     /// Creates the directory (and missing parents) with mode 0700, or checks an existing one.

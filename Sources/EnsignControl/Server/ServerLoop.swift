@@ -69,6 +69,7 @@ final class ServerLoop {
                 if connection.pendingOutput > 0 { events |= POLLOUT }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
+            let polled = connections
             let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout(now: clock.now))
             if ready < 0, errno != EINTR {
                 core.options.log("poll failed: \(SystemCallError("poll")); the control server stops")
@@ -76,7 +77,6 @@ final class ServerLoop {
             }
             if descriptors[1].revents != 0 { core.wake.drain() }
             if descriptors[0].revents & Int16(POLLIN) != 0 { acceptPending() }
-            let polled = connections
             for (index, connection) in polled.enumerated() {
                 let events = Int32(descriptors[index + 2].revents)
                 if events & (POLLIN | POLLHUP | POLLERR) != 0, !connection.isReadClosed { read(connection) }
