@@ -36,7 +36,9 @@ package final class LockedState<State>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
     @inline(__always)
-    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -28,7 +28,9 @@ enum LogCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw UsageError("log takes no arguments") }
-        guard !(arguments.flag("dot") && arguments.flag("json")) else { throw UsageError("give --dot or --json, not both") }
+        guard !(arguments.flag("dot") && arguments.flag("json")) else {
+            throw UsageError("give --dot or --json, not both")
+        }
         let limit = try arguments.option("limit").map { text throws(UsageError) -> Int in
             guard let limit = Int(text), limit > 0 else { throw UsageError("--limit must be a positive number") }
             return limit

@@ -69,16 +69,19 @@ enum WatchCommand: Command {
             for change in report.changes {
                 let new = console.styled(LiveFormat.value(change.newValue), .bold)
                 console.print(
-                    "\(time)  \(change.key)  \(LiveFormat.value(change.oldValue)) → \(new)  (\(report.cause.description))")
+                    "\(time)  \(change.key)  \(LiveFormat.value(change.oldValue)) → \(new)  (\(report.cause.description))"
+                )
             }
         case .dropped(_, let count):
-            console.print(console.styled("… \(count) change event\(count == 1 ? "" : "s") dropped (reading too slowly)", .yellow))
+            console.print(
+                console.styled("… \(count) change event\(count == 1 ? "" : "s") dropped (reading too slowly)", .yellow))
         }
     }
 }
 
 /// `SIGINT` and `SIGTERM` set a flag instead of killing the process, and interrupt blocking
-/// waits (the handler is installed without `SA_RESTART`), so `watch` can end cleanly.
+/// waits (the handler is installed without `SA_RESTART`), so `watch` can end cleanly with
+/// exit status 0.
 enum Interruption {
     private static let flag = Atomic<Bool>(false)
 
@@ -95,5 +98,12 @@ enum Interruption {
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have started this process with the signals blocked (some process
+        // launchers pass their own mask on); unblock them, or Ctrl-C would never arrive.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

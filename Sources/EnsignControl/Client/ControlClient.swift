@@ -138,7 +138,8 @@ public final class ControlClient: Sendable {
         } catch {
             // A server that refused the connection wrote why before closing; report that.
             if let line = try? channel.receiveLine(timeout: .milliseconds(200)),
-                case .reply(let reply)? = try? ControlMessage.parse(line: line), case .failure(let refusal) = reply.outcome
+                case .reply(let reply)? = try? ControlMessage.parse(line: line),
+                case .failure(let refusal) = reply.outcome
             {
                 throw .refused(refusal)
             }

@@ -37,7 +37,8 @@ public final class ControlWatch: Sendable {
         self.state = LockedState(State())
     }
 
-    static func open(socketPath: String, keys: [String]?, timeout: Duration) throws(ControlClientError) -> ControlWatch {
+    static func open(socketPath: String, keys: [String]?, timeout: Duration) throws(ControlClientError) -> ControlWatch
+    {
         let channel = try LineChannel.connect(to: socketPath)
         let request = ControlRequest(id: .number(1), operation: .watch(keys: keys))
         let result = try ControlClient.exchange(request, on: channel, timeout: timeout)

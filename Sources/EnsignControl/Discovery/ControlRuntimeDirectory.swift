@@ -51,7 +51,8 @@ public enum ControlRuntimeDirectory {
         guard info.st_uid == user else {
             throw RuntimeDirectoryError(
                 path: path,
-                problem: "it belongs to uid \(info.st_uid), not to you (uid \(user)); remove it or set ENSIGN_RUNTIME_DIR")
+                problem:
+                    "it belongs to uid \(info.st_uid), not to you (uid \(user)); remove it or set ENSIGN_RUNTIME_DIR")
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {

@@ -147,7 +147,8 @@ private struct MemberReader {
         var strings: [String] = []
         for element in elements {
             guard let string = element.stringValue, !string.isEmpty, string.utf8.count <= 1024 else {
-                throw ControlError(.badRequest, "\"\(name)\" must hold non-empty strings, not \(element.jsonText.prefix(40))")
+                throw ControlError(
+                    .badRequest, "\"\(name)\" must hold non-empty strings, not \(element.jsonText.prefix(40))")
             }
             strings.append(string)
         }

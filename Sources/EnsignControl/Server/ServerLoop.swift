@@ -102,7 +102,8 @@ final class ServerLoop {
                     "refused a connection: already \(connections.count) connections (maximumConnections)")
                 refuse(
                     descriptor,
-                    ControlError(.busy, "the app already has \(connections.count) control connections; try again later"))
+                    ControlError(.busy, "the app already has \(connections.count) control connections; try again later")
+                )
                 continue
             }
             connections.append(ServerConnection(descriptor: descriptor, peer: peer, now: clock.now))
@@ -188,7 +189,8 @@ final class ServerLoop {
         connection.send(reply.json)
     }
 
-    private func perform(_ request: ControlRequest, on connection: ServerConnection) -> Result<JSONValue, ControlError> {
+    private func perform(_ request: ControlRequest, on connection: ServerConnection) -> Result<JSONValue, ControlError>
+    {
         do {
             switch request.operation {
             case .watch(let keys):

@@ -18,10 +18,12 @@ final class ControlThread: @unchecked Sendable {
 
     /// Starts a thread named `name` (at most 15 bytes on Linux) running `body`.
     init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
-        let context = Unmanaged.passRetained(Body {
-            ControlThread.nameCurrentThread(name)
-            body()
-        }).toOpaque()
+        let context = Unmanaged.passRetained(
+            Body {
+                ControlThread.nameCurrentThread(name)
+                body()
+            }
+        ).toOpaque()
         #if os(Linux)
             var thread = pthread_t()
             let result = pthread_create(

@@ -170,7 +170,9 @@ private func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { list
 private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(descriptor, address, length)
 }
-private func systemAccept(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?) -> Int32 {
+private func systemAccept(
+    _ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?
+) -> Int32 {
     accept(descriptor, address, length)
 }
 private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {

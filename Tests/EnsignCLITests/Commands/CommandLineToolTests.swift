@@ -38,7 +38,11 @@ struct CommandLineToolTests {
         #expect(result.errors.contains("'--env' needs a value"))
     }
 
-    @Test("Every command answers --help and help <command>", arguments: ["validate", "list", "schema"])
+    @Test(
+        "Every command answers --help and help <command>",
+        arguments: [
+            "validate", "list", "schema", "get", "explain", "set", "toggle", "reset", "watch", "log", "status", "ps",
+        ])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
         let viaHelp = try CLIRunner.run(["help", command])

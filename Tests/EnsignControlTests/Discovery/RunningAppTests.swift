@@ -73,7 +73,10 @@ struct RunningAppTests {
     @Test("The runtime directory comes from ENSIGN_RUNTIME_DIR, else XDG_RUNTIME_DIR/ensign, else /tmp/ensign-<uid>")
     func defaultDirectory() {
         #expect(ControlRuntimeDirectory.path(ensignRuntimeDirectory: "/a", xdgRuntimeDirectory: "/b", uid: 5) == "/a")
-        #expect(ControlRuntimeDirectory.path(ensignRuntimeDirectory: nil, xdgRuntimeDirectory: "/b", uid: 5) == "/b/ensign")
-        #expect(ControlRuntimeDirectory.path(ensignRuntimeDirectory: "", xdgRuntimeDirectory: nil, uid: 5) == "/tmp/ensign-5")
+        #expect(
+            ControlRuntimeDirectory.path(ensignRuntimeDirectory: nil, xdgRuntimeDirectory: "/b", uid: 5) == "/b/ensign")
+        #expect(
+            ControlRuntimeDirectory.path(ensignRuntimeDirectory: "", xdgRuntimeDirectory: nil, uid: 5)
+                == "/tmp/ensign-5")
     }
 }

@@ -5,17 +5,29 @@ import Testing
 @Suite("Control requests: parsing and encoding")
 struct ControlRequestTests {
     static let validLines: [(String, ControlRequest)] = [
-        (#"{"id":1,"op":"hello","protocol":1,"client":"t"}"#, .init(id: .number(1), operation: .hello(protocolVersion: 1, client: "t"))),
+        (
+            #"{"id":1,"op":"hello","protocol":1,"client":"t"}"#,
+            .init(id: .number(1), operation: .hello(protocolVersion: 1, client: "t"))
+        ),
         (#"{"id":"a","op":"list"}"#, .init(id: .string("a"), operation: .list(prefix: nil))),
         (#"{"id":2,"op":"list","prefix":"b."}"#, .init(id: .number(2), operation: .list(prefix: "b."))),
         (#"{"id":3,"op":"get","key":"k.a"}"#, .init(id: .number(3), operation: .get(key: "k.a"))),
         (#"{"id":4,"op":"explain","key":"k.a"}"#, .init(id: .number(4), operation: .explain(key: "k.a"))),
-        (#"{"id":5,"op":"set","key":"k.a","value":{"x":[1]},"persist":true}"#, .init(id: .number(5), operation: .set(key: "k.a", value: ["x": [1]], persist: true))),
-        (#"{"id":6,"op":"set","key":"k.a","value":null}"#, .init(id: .number(6), operation: .set(key: "k.a", value: .null, persist: false))),
+        (
+            #"{"id":5,"op":"set","key":"k.a","value":{"x":[1]},"persist":true}"#,
+            .init(id: .number(5), operation: .set(key: "k.a", value: ["x": [1]], persist: true))
+        ),
+        (
+            #"{"id":6,"op":"set","key":"k.a","value":null}"#,
+            .init(id: .number(6), operation: .set(key: "k.a", value: .null, persist: false))
+        ),
         (#"{"id":7,"op":"toggle","key":"k.a"}"#, .init(id: .number(7), operation: .toggle(key: "k.a"))),
         (#"{"id":8,"op":"reset","key":"k.a"}"#, .init(id: .number(8), operation: .reset(key: "k.a"))),
         (#"{"id":9,"op":"reset","all":true}"#, .init(id: .number(9), operation: .resetAll)),
-        (#"{"id":10,"op":"watch","keys":["k.a","k.b"]}"#, .init(id: .number(10), operation: .watch(keys: ["k.a", "k.b"]))),
+        (
+            #"{"id":10,"op":"watch","keys":["k.a","k.b"]}"#,
+            .init(id: .number(10), operation: .watch(keys: ["k.a", "k.b"]))
+        ),
         (#"{"id":11,"op":"watch"}"#, .init(id: .number(11), operation: .watch(keys: nil))),
         (#"{"id":12,"op":"stop"}"#, .init(id: .number(12), operation: .stop)),
         (#"{"id":13,"op":"log","limit":5}"#, .init(id: .number(13), operation: .log(limit: 5))),
@@ -47,7 +59,10 @@ struct ControlRequestTests {
         ("{\"id\":1,\"op\":\"get\",\"key\":\"\"}", .badRequest, "empty"),
         ("{\"id\":1,\"op\":\"set\",\"key\":\"a.b\"}", .badRequest, "needs a \"value\""),
         ("{\"id\":1,\"op\":\"set\",\"key\":\"a.b\",\"value\":1,\"persist\":\"yes\"}", .badRequest, "true or false"),
-        ("{\"id\":1,\"op\":\"set\",\"key\":\"a.b\",\"value\":1,\"presist\":true}", .badRequest, "did you mean 'persist'?"),
+        (
+            "{\"id\":1,\"op\":\"set\",\"key\":\"a.b\",\"value\":1,\"presist\":true}", .badRequest,
+            "did you mean 'persist'?"
+        ),
         ("{\"id\":1,\"op\":\"reset\"}", .badRequest, "either \"key\" or \"all\""),
         ("{\"id\":1,\"op\":\"reset\",\"key\":\"a.b\",\"all\":true}", .badRequest, "either \"key\" or \"all\""),
         ("{\"id\":1,\"op\":\"watch\",\"keys\":\"a.b\"}", .badRequest, "array"),

@@ -21,7 +21,8 @@ struct PeerCredentialTests {
         let (status, output) = try ControlProbe.run(["connect-as", "\(Self.otherUID)", harness.server.socketPath])
         #expect(status == 0)
         #expect(output.contains("\"FORBIDDEN\""))
-        #expect(harness.logged.withLock { $0.contains { $0.contains("refused a connection from uid \(Self.otherUID)") } })
+        #expect(
+            harness.logged.withLock { $0.contains { $0.contains("refused a connection from uid \(Self.otherUID)") } })
         #expect(try harness.client().status().server.app == "testapp")
     }
 

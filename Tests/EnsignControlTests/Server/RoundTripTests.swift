@@ -79,7 +79,9 @@ struct RoundTripTests {
     func undefinedKey() throws {
         let harness = try ServerHarness()
         let client = try harness.client()
-        for call in [{ _ = try client.get("beneficiaries.pagesize") }, { _ = try client.set("beneficiaries.pagesize", to: 5) }] {
+        for call in [
+            { _ = try client.get("beneficiaries.pagesize") }, { _ = try client.set("beneficiaries.pagesize", to: 5) },
+        ] {
             #expect {
                 try call()
             } throws: { error in
