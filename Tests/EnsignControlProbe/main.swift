@@ -7,9 +7,9 @@
 //
 //   EnsignControlProbe lifecycle RUNTIME_DIR
 //     Counts this process's descriptors and threads, starts a server, uses it from three
-//     clients (one watching, one sending garbage, one leaving abruptly), stops it, and
-//     prints the counts before and after as JSON. A process of its own, so that no other
-//     test opens descriptors meanwhile.
+//     clients (one watching, one sending a bad request, one leaving abruptly), stops it,
+//     and prints the counts before and after as JSON. A process of its own, so that no
+//     other test opens descriptors or threads meanwhile.
 import Ensign
 import EnsignControl
 
@@ -73,36 +73,64 @@ func connectAs(_ uid: UInt32, to path: String) -> Int32 {
 
 func lifecycle(runtimeDirectory: String) -> Int32 {
     let context = AppContext(values: ["app.enabled": false, "app.size": 3])
-    let descriptorsBefore = count("/proc/self/fd")
-    let threadsBefore = count("/proc/self/task")
-    var socketPath = ""
     do {
-        let server = try ControlServer.start(
-            context: context, options: ControlServerOptions(appName: "probe", runtimeDirectory: runtimeDirectory))
-        socketPath = server.socketPath
-        let client = try ControlClient.connect(to: .socket(server.socketPath))
-        let watch = try client.watch(keys: ["app.enabled"])
-        try client.toggle("app.enabled")
-        _ = try watch.next(timeout: .seconds(10))
-        let garbage = try ControlClient.connect(to: .socket(server.socketPath))
-        _ = try? garbage.send(.get(key: "no.such.key"))
-        let leaver = try ControlClient.connect(to: .socket(server.socketPath))
-        leaver.close()
-        // Stop with the clients still connected: the server must close its ends itself.
-        server.stop()
-        watch.close()
-        client.close()
-        garbage.close()
+        // A first server brings up whatever the runtime starts lazily (the thread sanitizer's
+        // own thread, for one); the counts compare the steady state around the second.
+        _ = try exercise(context, runtimeDirectory: runtimeDirectory)
+        let descriptorsBefore = count("/proc/self/fd")
+        let threadsBefore = threadNames().count
+        let (socketPath, serverThreads) = try exercise(context, runtimeDirectory: runtimeDirectory)
+        print(
+            "{\"descriptorsBefore\":\(descriptorsBefore),\"descriptorsAfter\":\(count("/proc/self/fd")),"
+                + "\"threadsBefore\":\(threadsBefore),\"threadsAfter\":\(threadNames().count),"
+                + "\"serverThreadsWhileRunning\":\(serverThreads),"
+                + "\"serverThreadsAfter\":\(threadNames().count { $0.hasPrefix("ensign-") }),"
+                + "\"socketRemoved\":\(access(socketPath, F_OK) != 0)}")
+        return 0
     } catch {
         print("{\"error\": \"\(error)\"}")
         return 1
     }
-    let socketRemoved = access(socketPath, F_OK) != 0
-    print(
-        "{\"descriptorsBefore\":\(descriptorsBefore),\"descriptorsAfter\":\(count("/proc/self/fd")),"
-            + "\"threadsBefore\":\(threadsBefore),\"threadsAfter\":\(count("/proc/self/task")),"
-            + "\"socketRemoved\":\(socketRemoved)}")
-    return 0
+}
+
+/// Starts a server, uses it from three clients (one watching, one sending a bad request, one
+/// leaving at once), and stops it with the clients still connected: the server must close
+/// its ends itself. Returns the socket path and how many `ensign-*` threads ran meanwhile.
+func exercise(_ context: AppContext, runtimeDirectory: String) throws -> (String, Int) {
+    let server = try ControlServer.start(
+        context: context, options: ControlServerOptions(appName: "probe", runtimeDirectory: runtimeDirectory))
+    let client = try ControlClient.connect(to: .socket(server.socketPath))
+    let watch = try client.watch(keys: ["app.enabled"])
+    try client.toggle("app.enabled")
+    _ = try watch.next(timeout: .seconds(10))
+    let garbage = try ControlClient.connect(to: .socket(server.socketPath))
+    _ = try? garbage.send(.get(key: "no.such.key"))
+    let leaver = try ControlClient.connect(to: .socket(server.socketPath))
+    leaver.close()
+    let serverThreads = threadNames().count { $0.hasPrefix("ensign-") }
+    server.stop()
+    watch.close()
+    client.close()
+    garbage.close()
+    return (server.socketPath, serverThreads)
+}
+
+/// The names of this process's threads.
+func threadNames() -> [String] {
+    guard let stream = opendir("/proc/self/task") else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+        let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard !task.hasPrefix("."), let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
+        var buffer = [CChar](repeating: 0, count: 64)
+        if fgets(&buffer, 64, file) != nil {
+            names.append(
+                String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        fclose(file)
+    }
+    return names
 }
 
 /// The number of entries in a /proc directory.

@@ -44,8 +44,7 @@ struct WatchTests {
         #expect {
             try harness.client().watch(keys: ["nowhere.defined"])
         } throws: { error in
-            guard case .refused(let refusal) = error as? ControlClientError else { return false }
-            return refusal.code == .notFound
+            refusal(in: error)?.code == .notFound
         }
     }
 

@@ -40,6 +40,8 @@ struct LifecycleTests {
             let counts = try JSONValue(jsonText: output)
             #expect(counts["descriptorsAfter"] == counts["descriptorsBefore"])
             #expect(counts["threadsAfter"] == counts["threadsBefore"])
+            #expect((counts["serverThreadsWhileRunning"]?.intValue ?? 0) >= 1)
+            #expect(counts["serverThreadsAfter"] == 0)
             #expect(counts["socketRemoved"] == true)
         #endif
     }

@@ -62,14 +62,13 @@ struct RoundTripTests {
         #expect {
             try client.set("beneficiaries.pageSize", to: 500)
         } throws: { error in
-            guard case .refused(let refusal) = error as? ControlClientError else { return false }
-            return refusal.code == .invalidValue && refusal.message.contains("beneficiaries.pageSize")
+            refusal(in: error).map { $0.code == .invalidValue && $0.message.contains("beneficiaries.pageSize") }
+                ?? false
         }
         #expect {
             try client.set("beneficiaries.sortOrder", to: "size")
         } throws: { error in
-            guard case .refused(let refusal) = error as? ControlClientError else { return false }
-            return refusal.code == .invalidValue
+            refusal(in: error)?.code == .invalidValue
         }
         #expect(harness.context[.pageSize] == 30)
         #expect(harness.context.overrides.isEmpty)
@@ -85,8 +84,9 @@ struct RoundTripTests {
             #expect {
                 try call()
             } throws: { error in
-                guard case .refused(let refusal) = error as? ControlClientError else { return false }
-                return refusal.code == .notFound && refusal.message.contains("did you mean 'beneficiaries.pageSize'?")
+                refusal(in: error).map {
+                    $0.code == .notFound && $0.message.contains("did you mean 'beneficiaries.pageSize'?")
+                } ?? false
             }
         }
     }
@@ -102,8 +102,8 @@ struct RoundTripTests {
         #expect {
             try client.toggle("beneficiaries.pageSize")
         } throws: { error in
-            guard case .refused(let refusal) = error as? ControlClientError else { return false }
-            return refusal.code == .invalidValue && refusal.message.contains("only bool flags can be toggled")
+            refusal(in: error).map { $0.code == .invalidValue && $0.message.contains("only bool flags can be toggled") }
+                ?? false
         }
     }
 

@@ -20,8 +20,9 @@ struct WritePolicyTests {
             #expect {
                 try write()
             } throws: { error in
-                guard case .refused(let refusal) = error as? ControlClientError else { return false }
-                return refusal.code == .forbidden && refusal.message.contains("allowsWritesInProduction: true")
+                refusal(in: error).map {
+                    $0.code == .forbidden && $0.message.contains("allowsWritesInProduction: true")
+                } ?? false
             }
         }
         #expect(harness.context.overrides.isEmpty)
@@ -70,8 +71,7 @@ struct WritePolicyTests {
         #expect {
             try harness.client().set("beneficiaries.pageSize", to: 75, persist: true)
         } throws: { error in
-            guard case .refused(let refusal) = error as? ControlClientError else { return false }
-            return refusal.code == .unavailable && refusal.message.contains("overridesFile")
+            refusal(in: error).map { $0.code == .unavailable && $0.message.contains("overridesFile") } ?? false
         }
         #expect(harness.context[.pageSize] == 30)
     }

@@ -148,3 +148,9 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool
     }
     return try condition()
 }
+
+/// The server's refusal inside a client error, if that is what `error` is.
+func refusal(in error: any Error) -> ControlError? {
+    guard case .refused(let refusal) = error as? ControlClientError else { return nil }
+    return refusal
+}
