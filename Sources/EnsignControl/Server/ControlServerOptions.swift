@@ -33,7 +33,8 @@ public struct ControlServerOptions: Sendable {
     /// How many change events wait for a slow watching client before new ones are dropped
     /// (the client is then told how many with a `dropped` event). Default: 1,024.
     public var watchQueueCapacity: Int
-    /// Where the server reports refused peers and other notable events. Default: standard error.
+    /// Where the server reports refused peers and other notable events; called on the
+    /// server's thread. Default: standard error.
     public var log: @Sendable (String) -> Void
 
     /// Creates options with the default limits.
