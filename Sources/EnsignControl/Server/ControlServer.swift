@@ -58,6 +58,8 @@ public final class ControlServer: Sendable {
 
     /// Starts serving `context` on a new socket.
     ///
+    /// Give it the app's root context: keys are listed and addressed by their full names.
+    ///
     /// A socket left at the same path by a process that died is replaced.
     ///
     /// - Throws: ``ControlServerError`` when the app name is unusable, the runtime directory
