@@ -33,7 +33,12 @@ let package = Package(
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
-        .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
+        .testTarget(name: "EnsignControlTests", dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe"]),
+        // A helper process: connects to a control socket as another user, and checks in a
+        // process of its own that stopping a server leaves no descriptor or thread behind.
+        .executableTarget(
+            name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignControlProbe"),
+        .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,36 +1,70 @@
 import Ensign
+import EnsignControl
 
 /// `ensign list`: the keys an app defines, with their types and values.
 enum ListCommand: Command {
     static let name = "list"
-    static let summary = "List flags and preferences with their types and values."
-    static let synopsis = "list --flags DIR [--json]"
+    static let summary = "List flags and preferences with their values: live from a running app, or offline."
+    static let synopsis = "list [--flags DIR] [--socket PATH | --app NAME] [--prefix P] [--json]"
     static let details = """
-        With --flags, reads a definitions directory offline and lists every key with its
-        type, default and description.
+        Without --flags, asks the running app for every key's value and where it comes from;
+        overridden keys are highlighted. With --flags, reads a definitions directory offline
+        and lists every key with its type, default and description.
 
         options:
-          --flags DIR   the definitions directory to read
-          --json        print a JSON array of objects: key, kind, type, default, description
+          --flags DIR   read this definitions directory offline instead of asking an app
+          --prefix P    only keys that start with P (live)
+          --json        print a JSON array: live, objects with key, kind, type, value, variant,
+                        reason, errorCode, errorMessage, metadata, source, overridden,
+                        persisted, description; offline, objects with key, kind, type,
+                        default, description
 
-        example:
+        \(LiveTarget.help)
+
+        examples:
+          ensign list
+          ensign list --prefix beneficiaries. --json
           ensign list --flags flags/
         """
     static let flags: Set = ["json"]
-    static let options: Set = ["flags"]
+    static let options: Set = LiveTarget.options.union(["flags", "prefix"])
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard let directory = arguments.option("flags") else {
-            throw UsageError("give the definitions directory with --flags DIR")
+        guard arguments.positionals.isEmpty else { throw UsageError("list takes no arguments") }
+        if let directory = arguments.option("flags") {
+            guard arguments.option("socket") == nil, arguments.option("app") == nil else {
+                throw UsageError("--flags reads files offline; it does not go with --socket or --app")
+            }
+            return listOffline(directory, json: arguments.flag("json"), console: &console)
         }
+        let client = try LiveTarget.connect(arguments)
+        let keys = try client.list(prefix: arguments.option("prefix"))
+        if arguments.flag("json") {
+            console.print(try LiveFormat.json(keys).jsonText)
+            return ExitStatus.success
+        }
+        var table = TableFormatter(header: ["KEY", "TYPE", "VALUE", "REASON", "SOURCE"])
+        for key in keys {
+            table.add([
+                key.key, key.type ?? "-", LiveFormat.value(key.value), key.reason, LiveFormat.source(key.source),
+            ])
+        }
+        for (index, line) in table.lines(console: console).enumerated() {
+            let isOverridden = index > 0 && keys[index - 1].isOverridden
+            console.print(isOverridden ? console.styled(line, .yellow) : line)
+        }
+        return ExitStatus.success
+    }
+
+    static func listOffline(_ directory: String, json: Bool, console: inout Console) -> Int32 {
         let loaded = DefinitionLoader().loadDirectory(directory)
         for diagnostic in loaded.diagnostics where diagnostic.isError {
             console.printError(DiagnosticPrinter.format(diagnostic, console: console))
         }
         if loaded.diagnostics.containsErrors { return ExitStatus.failure }
         let definitions = loaded.definitions.keys.compactMap { loaded.definitions[$0] }
-        if arguments.flag("json") {
-            console.print(JSONValue.array(definitions.map(json)).jsonText)
+        if json {
+            console.print(JSONValue.array(definitions.map(self.json)).jsonText)
             return ExitStatus.success
         }
         var table = TableFormatter(header: ["KEY", "KIND", "TYPE", "DEFAULT", "DESCRIPTION"])

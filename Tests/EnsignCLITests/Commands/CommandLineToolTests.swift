@@ -41,7 +41,10 @@ struct CommandLineToolTests {
 
     @Test(
         "Every command answers --help, and help <command> prints a manual page",
-        arguments: ["validate", "eval", "list", "schema", "generate", "completions"])
+        arguments: [
+            "validate", "eval", "list", "schema", "generate", "completions", "get", "explain", "set", "toggle", "reset",
+            "watch", "log", "status", "ps",
+        ])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
         let viaHelp = try CLIRunner.run(["help", command])

@@ -1,0 +1,42 @@
+import EnsignControl
+
+/// `ensign status`: the app's health and its control server's state.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let summary = "Show a running app's health: environment, failed reloads, overrides, connections."
+    static let synopsis = "status [--socket PATH | --app NAME] [--json]"
+    static let details = """
+        options:
+          --json   print the status as one JSON object
+
+        \(LiveTarget.help)
+
+        exit status: 0 when the app's configuration is in force as loaded, 1 when its last
+        reload failed (it keeps the last good values; the diagnostics say why).
+        """
+    static let flags: Set = ["json"]
+    static let options = LiveTarget.options
+
+    static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
+        guard arguments.positionals.isEmpty else { throw UsageError("status takes no arguments") }
+        let status = try LiveTarget.connect(arguments).status()
+        if arguments.flag("json") {
+            console.print(try LiveFormat.json(status).jsonText)
+        } else {
+            var table = TableFormatter(header: ["FIELD", "VALUE"])
+            table.add(["app", "\(status.server.app) (pid \(status.server.pid))"])
+            table.add(["environment", status.server.environment])
+            table.add(["ensign", "\(status.server.ensignVersion), protocol \(status.server.protocolVersion)"])
+            table.add(["health", status.isDegraded ? "degraded since \(status.degradedSince ?? "?")" : "ok"])
+            table.add(["keys", "\(status.keyCount), \(status.overrideCount) overridden"])
+            table.add(["writes", status.acceptsWrites ? "accepted" : "refused (production)"])
+            table.add(["connections", "\(status.connections), \(status.watchers) watching"])
+            table.add(["started", status.startedAt])
+            for line in table.lines(console: console).dropFirst() {
+                console.print(line.hasPrefix("health") && status.isDegraded ? console.styled(line, .red) : line)
+            }
+            for diagnostic in status.diagnostics { console.print("  " + diagnostic) }
+        }
+        return status.isDegraded ? ExitStatus.failure : ExitStatus.success
+    }
+}

@@ -1,0 +1,109 @@
+import Ensign
+import EnsignControl
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `ensign watch`: streams a running app's changes until interrupted.
+enum WatchCommand: Command {
+    static let name = "watch"
+    static let summary = "Stream a running app's changes (all keys, or the keys given) until interrupted."
+    static let synopsis = "watch [KEY…] [--socket PATH | --app NAME] [--json]"
+    static let details = """
+        Prints one line per changed key: the time, the key, old → new, and the cause. Stops
+        on Ctrl-C (exit status 0) or when the app stops (exit status 1). When this terminal
+        reads more slowly than the app changes, the app drops events and says how many.
+
+        options:
+          --json   print each event as one JSON line, as the control protocol sends it
+
+        \(LiveTarget.help)
+
+        examples:
+          ensign watch
+          ensign watch beneficiaries.showPendingList beneficiaries.pageSize --json
+        """
+    static let flags: Set = ["json"]
+    static let options = LiveTarget.options
+
+    static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
+        let client = try LiveTarget.connect(arguments)
+        let watch = try client.watch(keys: arguments.positionals.isEmpty ? nil : arguments.positionals)
+        client.close()
+        Interruption.install()
+        let scope = watch.keys.map { $0.joined(separator: ", ") } ?? "every key"
+        console.printError("watching \(scope) in \(client.server.app) (pid \(client.server.pid)); Ctrl-C stops")
+        console.flush()
+        while !Interruption.hasOccurred {
+            let next = Result { () throws(ControlClientError) in try watch.next() }
+            let event: ControlEvent?
+            switch next {
+            case .success(let value):
+                event = value
+            case .failure(.disconnected):
+                console.printError("ensign watch: the app stopped")
+                return ExitStatus.failure
+            case .failure(let error):
+                throw error
+            }
+            guard let event else { continue }
+            if arguments.flag("json") {
+                console.print(event.json.jsonText)
+            } else {
+                printEvent(event, console: &console)
+            }
+            console.flush()
+        }
+        watch.close()
+        return ExitStatus.success
+    }
+
+    static func printEvent(_ event: ControlEvent, console: inout Console) {
+        switch event {
+        case .change(_, let report):
+            let time = console.styled(LiveFormat.timeOfDay(report.time), .dim)
+            for change in report.changes {
+                let new = console.styled(LiveFormat.value(change.newValue), .bold)
+                console.print(
+                    "\(time)  \(change.key)  \(LiveFormat.value(change.oldValue)) → \(new)  (\(report.cause.description))"
+                )
+            }
+        case .dropped(_, let count):
+            console.print(
+                console.styled("… \(count) change event\(count == 1 ? "" : "s") dropped (reading too slowly)", .yellow))
+        }
+    }
+}
+
+/// `SIGINT` and `SIGTERM` set a flag instead of killing the process, and interrupt blocking
+/// waits (the handler is installed without `SA_RESTART`), so `watch` can end cleanly with
+/// exit status 0.
+enum Interruption {
+    private static let flag = Atomic<Bool>(false)
+
+    static var hasOccurred: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() {
+        var action = sigaction()
+        #if os(Linux)
+            action.__sigaction_handler.sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
+        #else
+            action.__sigaction_u.__sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
+        #endif
+        action.sa_flags = 0
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        // A parent may have started this process with the signals blocked (some process
+        // launchers pass their own mask on); unblock them, or Ctrl-C would never arrive.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+}

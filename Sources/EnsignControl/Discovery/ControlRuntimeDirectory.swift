@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The directory that holds the control sockets of one user's running apps.
+///
+/// `$ENSIGN_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/ensign`, else `/tmp/ensign-<uid>`. The
+/// directory is private to its user (mode 0700); a server refuses to put its socket in a
+/// directory that another user owns or can enter, and clients refuse to look in one.
+public enum ControlRuntimeDirectory {
+    /// The runtime directory for this process's user and environment.
+    public static var defaultPath: String {
+        path(
+            ensignRuntimeDirectory: environmentValue("ENSIGN_RUNTIME_DIR"),
+            xdgRuntimeDirectory: environmentValue("XDG_RUNTIME_DIR"), uid: geteuid())
+    }
+
+    /// The runtime directory for the given environment values (empty ones count as unset).
+    static func path(ensignRuntimeDirectory: String?, xdgRuntimeDirectory: String?, uid: uid_t) -> String {
+        if let path = ensignRuntimeDirectory, !path.isEmpty { return path }
+        if let path = xdgRuntimeDirectory, !path.isEmpty { return path + "/ensign" }
+        return "/tmp/ensign-\(uid)"
+    }
+
+    /// Creates the directory (and missing parents) with mode 0700, or checks an existing one.
+    ///
+    /// - Throws: ``RuntimeDirectoryError`` when the path is not a directory, is a symbolic
+    ///   link, belongs to another user, or is open to group or others.
+    public static func prepare(_ path: String) throws(RuntimeDirectoryError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else { throw RuntimeDirectoryError(path: path, problem: systemReason()) }
+            try createDirectories(path)
+        }
+        try check(path)
+    }
+
+    /// Checks that an existing directory is private to this user (see ``prepare(_:)``).
+    public static func check(_ path: String) throws(RuntimeDirectoryError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw RuntimeDirectoryError(path: path, problem: systemReason()) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw RuntimeDirectoryError(
+                path: path, problem: "it is a symbolic link; point ENSIGN_RUNTIME_DIR at a real directory")
+        }
+        guard type == S_IFDIR else { throw RuntimeDirectoryError(path: path, problem: "it is not a directory") }
+        let user = geteuid()
+        guard info.st_uid == user else {
+            throw RuntimeDirectoryError(
+                path: path,
+                problem:
+                    "it belongs to uid \(info.st_uid), not to you (uid \(user)); remove it or set ENSIGN_RUNTIME_DIR")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw RuntimeDirectoryError(
+                path: path,
+                problem: "other users can access it (mode \(String(mode, radix: 8))); run 'chmod 700 \(path)'")
+        }
+    }
+
+    private static func createDirectories(_ path: String) throws(RuntimeDirectoryError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw RuntimeDirectoryError(path: path, problem: "cannot create \(prefix): \(systemReason())")
+            }
+        }
+    }
+
+    private static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
+
+    private static func systemReason() -> String { String(cString: strerror(errno)) }
+}
+
+/// The runtime directory cannot be used safely; nothing was put in it.
+public struct RuntimeDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The directory.
+    public var path: String
+    /// What is wrong and how to fix it.
+    public var problem: String
+
+    /// `the runtime directory /tmp/ensign-0 is unsafe: …`.
+    public var description: String { "the runtime directory \(path) cannot be used: \(problem)" }
+}

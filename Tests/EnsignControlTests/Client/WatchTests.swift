@@ -1,0 +1,93 @@
+import Ensign
+import Testing
+
+@testable import EnsignControl
+
+@Suite("Watching a running app's changes")
+struct WatchTests {
+    @Test("A watch receives the app's changes to its keys only, with the cause")
+    func watchesItsKeys() throws {
+        let harness = try ServerHarness()
+        let watch = try harness.client().watch(keys: ["beneficiaries.pageSize"])
+        #expect(watch.keys == ["beneficiaries.pageSize"])
+        try harness.context.setOverride(.showPendingList, to: true)
+        try harness.context.setOverride(.pageSize, to: 70)
+        guard case .change(_, let report)? = try watch.next(timeout: .seconds(10)) else {
+            Issue.record("no change event")
+            return
+        }
+        #expect(report.changes.map(\.key) == ["beneficiaries.pageSize"])
+        #expect(report.changes.first?.oldValue == 30)
+        #expect(report.changes.first?.newValue == 70)
+        #expect(report.cause.description == "override by code")
+        #expect(try watch.next(timeout: .milliseconds(100)) == nil)
+    }
+
+    @Test("A watch without keys sees every change, including writes from another client")
+    func watchesEverything() throws {
+        let harness = try ServerHarness()
+        let client = try harness.client()
+        let watch = try client.watch()
+        #expect(watch.keys == nil)
+        try client.toggle("beneficiaries.showPendingList")
+        guard case .change(_, let report)? = try watch.next(timeout: .seconds(10)) else {
+            Issue.record("no change event")
+            return
+        }
+        #expect(report.changes.map(\.key) == ["beneficiaries.showPendingList"])
+        #expect(report.cause.actor == "cli")
+    }
+
+    @Test("Watching an undefined key is NOT_FOUND")
+    func watchUndefined() throws {
+        let harness = try ServerHarness()
+        #expect {
+            try harness.client().watch(keys: ["nowhere.defined"])
+        } throws: { error in
+            refusal(in: error)?.code == .notFound
+        }
+    }
+
+    @Test("stop ends the events on that connection, which keeps answering requests")
+    func stop() throws {
+        let harness = try ServerHarness()
+        let raw = try harness.raw()
+        #expect(try raw.request(#"{"id":1,"op":"watch"}"#)?["ok"] == true)
+        try harness.context.setOverride(.pageSize, to: 55)
+        #expect(try raw.receive()?["event"] == "change")
+        #expect(try raw.request(#"{"id":2,"op":"stop"}"#)?["result"]?["stopped"] == true)
+        try harness.context.setOverride(.pageSize, to: 56)
+        let reply = try raw.request(#"{"id":3,"op":"get","key":"beneficiaries.pageSize"}"#)
+        #expect(reply?["id"] == 3)
+        #expect(reply?["result"]?["value"] == 56)
+    }
+
+    @Test("events() delivers changes as an asynchronous sequence and ends when closed")
+    func asyncEvents() async throws {
+        let harness = try ServerHarness()
+        let watch = try harness.client().watch(keys: ["beneficiaries.showPendingList"])
+        let events = watch.events()
+        try harness.context.setOverride(.showPendingList, to: true)
+        var iterator = events.makeAsyncIterator()
+        let first = try await iterator.next()
+        guard case .change(_, let report)? = first else {
+            Issue.record("no change event")
+            return
+        }
+        #expect(report.changes.first?.newValue == true)
+        watch.close()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("A watcher that leaves is forgotten: the app's observer is removed with the last watcher")
+    func watcherLeaves() throws {
+        let harness = try ServerHarness()
+        let watch = try harness.client().watch()
+        #expect(eventually { harness.server.connectionCount == 1 })
+        watch.close()
+        #expect(eventually { harness.server.connectionCount == 0 })
+        try harness.context.setOverride(.pageSize, to: 44)
+        let last = try #require(harness.context.changeLog.last)
+        #expect(last.observerRuns.isEmpty)
+    }
+}

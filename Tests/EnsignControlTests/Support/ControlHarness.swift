@@ -1,0 +1,156 @@
+import Dispatch
+import Ensign
+import Foundation
+
+@testable import EnsignControl
+
+/// The definitions the control tests use: a small banking app.
+enum ControlFixtures {
+    static let definitions = """
+        version: 1
+        namespace: beneficiaries
+        flags:
+          showPendingList: { type: bool, default: false, description: Show pending beneficiaries. }
+          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
+          sortOrder: { type: string, enum: [name, recent], default: recent }
+        """
+
+    static let preferences = """
+        version: 1
+        preferences:
+          appearance.darkMode: { type: bool, default: false }
+        """
+
+    static let developmentOverlay = """
+        flags:
+          beneficiaries.pageSize: 30
+        """
+
+    /// A context over the fixtures for `environment` (with the overlay above).
+    static func context(environment: String = "development") throws -> AppContext {
+        try AppContext(
+            definitions: definitions, preferences, environment: environment, environmentOverlay: developmentOverlay)
+    }
+}
+
+/// A private runtime directory (mode 0700, short enough for socket paths), removed when released.
+final class TemporaryRuntimeDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/ensign-ctl-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        path = String(cString: created)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A context and a control server on it in a private runtime directory, with the server's
+/// log captured.
+final class ServerHarness {
+    let directory: TemporaryRuntimeDirectory
+    let context: AppContext
+    let server: ControlServer
+    let logged = LockedState<[String]>([])
+
+    init(
+        context: AppContext? = nil, environment: String = "development",
+        configure: (inout ControlServerOptions) -> Void = { _ in }
+    ) throws {
+        directory = try TemporaryRuntimeDirectory()
+        self.context = try context ?? ControlFixtures.context(environment: environment)
+        var options = ControlServerOptions(appName: "testapp", runtimeDirectory: directory.path)
+        let logged = self.logged
+        options.log = { message in logged.withLock { $0.append(message) } }
+        configure(&options)
+        server = try ControlServer.start(context: self.context, options: options)
+    }
+
+    deinit { server.stop() }
+
+    func client() throws -> ControlClient {
+        try ControlClient.connect(to: .socket(server.socketPath), timeout: .seconds(10))
+    }
+
+    func raw() throws -> RawConnection {
+        try RawConnection(path: server.socketPath)
+    }
+}
+
+/// A connection that sends raw bytes, for robustness tests, and reads the server's lines.
+final class RawConnection {
+    let channel: LineChannel
+
+    init(path: String) throws {
+        channel = try LineChannel.connect(to: path)
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        try UnixSocket.sendAll(channel.descriptor, bytes)
+    }
+
+    func send(line: String) throws {
+        try send(Array((line + "\n").utf8))
+    }
+
+    /// The next line as JSON; `nil` when none comes in time.
+    func receive(timeout: Duration = .seconds(10)) throws -> JSONValue? {
+        guard let line = try channel.receiveLine(timeout: timeout) else { return nil }
+        return try JSONValue(jsonBytes: line)
+    }
+
+    /// Sends a request line and returns the reply.
+    func request(_ line: String) throws -> JSONValue? {
+        try send(line: line)
+        return try receive()
+    }
+
+    /// Whether the server closes the connection within `timeout` (lines before the end are skipped).
+    func isClosedByServer(timeout: Duration = .seconds(10)) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            do {
+                _ = try channel.receiveLine(timeout: deadline - clock.now)
+            } catch {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Closes without a goodbye, as a crashed client would.
+    func close() { channel.close() }
+}
+
+/// Waits for something another thread does, with a timeout.
+final class Signal: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func fire() { semaphore.signal() }
+
+    /// Whether the signal fired within `timeout`.
+    func wait(timeout: Duration = .seconds(10)) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        return semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+    }
+}
+
+/// Waits until `condition` holds, checking every millisecond, for at most `timeout`.
+func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try condition() { return true }
+        usleep(1000)
+    }
+    return try condition()
+}
+
+/// The server's refusal inside a client error, if that is what `error` is.
+func refusal(in error: any Error) -> ControlError? {
+    guard case .refused(let refusal) = error as? ControlClientError else { return nil }
+    return refusal
+}
