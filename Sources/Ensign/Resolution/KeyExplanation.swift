@@ -47,13 +47,17 @@ extension ContextSnapshot {
                 recentChanges: Array(recent))
         }
         var layers: [KeyExplanation.LayerValue] = []
-        func add(_ layer: ValueLayer, _ value: JSONValue, location: SourcePosition?, actor: String? = nil,
-                 time: WallClockTime? = nil, note: String? = nil) {
+        func add(
+            _ layer: ValueLayer, _ value: JSONValue, location: SourcePosition?, actor: String? = nil,
+            time: WallClockTime? = nil, note: String? = nil
+        ) {
             let source = ValueSource(layer: layer, location: location, actor: actor, time: time)
             layers.append(KeyExplanation.LayerValue(source: source, value: value, isWinner: false, note: note))
         }
         if let value = definition.defaultValue {
-            add(.definition, value.value, location: value.location, note: definition.defaultVariant.map { "variant \($0)" })
+            add(
+                .definition, value.value, location: value.location,
+                note: definition.defaultVariant.map { "variant \($0)" })
         }
         if let value = definition.environmentValues[inputs.environment] {
             add(.environment, value.value, location: value.location, note: "inline, environment \(inputs.environment)")
@@ -71,7 +75,8 @@ extension ContextSnapshot {
         }
         if let rule = definition.compiledTargeting {
             let result = rule.evaluate(context: inputs.evaluationContext, flagKey: key)
-            let note = result.isNull ? "targeting returned null: the files decide" : "targeting returned \(result.jsonText)"
+            let note =
+                result.isNull ? "targeting returned null: the files decide" : "targeting returned \(result.jsonText)"
             add(.targeting, result, location: definition.targeting?.location, note: note)
         }
         if let value = inputs.preferences[key] {
