@@ -20,6 +20,15 @@ let package = Package(
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
         .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
+        // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
+        // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
+        .executableTarget(
+            name: "EnsignBenchmarks",
+            dependencies: ["Ensign", "EnsignYAML", "CYAML", "CAllocationCounter"],
+            path: "Sources/EnsignBenchmarks"
+        ),
+        // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign"]),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
