@@ -20,8 +20,10 @@ struct EntryResult {
     var reference: String?
     var target: Target?
     var note: String?
-    /// The median divided by the reference's median; set once the whole group has run.
+    /// The minimum divided by the reference's minimum; set once the whole group has run.
     var ratio: Double?
+    /// The median divided by the reference's median (reported alongside, in JSON).
+    var medianRatio: Double?
 
     var minimum: Double? { samples.min() }
 
@@ -37,7 +39,7 @@ struct EntryResult {
         let figure: Double? =
             switch target.measure {
             case .ratio: ratio
-            case .nanoseconds, .bytes: median
+            case .nanoseconds, .bytes: minimum
             }
         return target.verdict(figure: figure, allocationsPerOperation: allocationsPerOperation)
     }
@@ -46,12 +48,11 @@ struct EntryResult {
     static func resolvingRatios(_ results: [EntryResult]) -> [EntryResult] {
         results.map { result in
             var result = result
-            if let reference = result.reference,
-                let base = results.first(where: { $0.group == result.group && $0.id == reference })?.median,
-                let median = result.median, base > 0
-            {
-                result.ratio = median / base
-            }
+            guard let id = result.reference,
+                let reference = results.first(where: { $0.group == result.group && $0.id == id })
+            else { return result }
+            if let minimum = result.minimum, let base = reference.minimum, base > 0 { result.ratio = minimum / base }
+            if let median = result.median, let base = reference.median, base > 0 { result.medianRatio = median / base }
             return result
         }
     }

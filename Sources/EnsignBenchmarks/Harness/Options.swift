@@ -25,9 +25,9 @@ struct Options {
           --flags DIR         the sample definitions directory for the start-up entry
                               (default: ./flags, or ../flags, …, found upwards)
 
-        Times are per operation (min and median of the rounds); ratios are median ÷ the
-        reference's median, measured in the same run; allocations are counted by
-        interposing malloc (glibc only).
+        Times are per operation (min and median of the rounds); ratios are min ÷ the
+        reference's min, measured in the same run; targets are checked against minimums;
+        allocations are counted by interposing malloc (glibc only).
         """
 
     enum ParseOutcome {

@@ -1,13 +1,15 @@
 /// What an entry must achieve (the floor) and what it aims for, from DESIGN.md's
 /// performance table.
 struct Target {
-    /// Which figure the target bounds.
+    /// Which figure the target bounds. Targets are checked against minimums over the rounds:
+    /// on a shared machine other load only ever adds time, so the minimum is the figure least
+    /// disturbed by it (medians are reported alongside).
     enum Measure: String {
-        /// The median divided by the reference's median.
+        /// The minimum divided by the reference's minimum.
         case ratio
-        /// The median time per operation, in nanoseconds.
+        /// The minimum time per operation, in nanoseconds.
         case nanoseconds
-        /// The median size, in bytes.
+        /// The smallest size measured, in bytes.
         case bytes
     }
 
