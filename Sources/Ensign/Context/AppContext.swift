@@ -72,7 +72,7 @@ public final class AppContext: Sendable {
     func resolvedValue(_ identity: KeyIdentity) -> JSONValue? {
         let identity = resolvedIdentity(identity)
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
-        store.registrar.access(self, keyPath: identity.observationKeyPath)
+        store.trackAccess(self, keyPath: identity.observationKeyPath)
         return store.snapshot().resolvedValue(identity: identity)
     }
 
