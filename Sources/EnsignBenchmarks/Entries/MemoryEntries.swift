@@ -10,7 +10,8 @@ import Ensign
 /// one's heap is full of other entries' leftovers): VmRSS before and after loading, the
 /// context kept alive.
 enum MemoryEntries {
-    static let names = ["resident", "heap in use"]
+    /// The entries' ids, for `--filter`.
+    static let names = ["resident", "trimmed", "cold", "heap in use"]
 
     static func group() -> BenchmarkGroup {
         BenchmarkGroup(name: "memory, 10,000 flags", kind: .probe(names: names, run: run))
@@ -40,7 +41,7 @@ enum MemoryEntries {
             ) { $0.loaded - $0.warm },
             row(
                 "trimmed", "resident after malloc_trim",
-                note: "the same, after returning the allocator's free pages (what the context itself holds)"
+                note: "the same after malloc_trim returned the allocator's free pages (the load's garbage)"
             ) { $0.trimmed - $0.warm },
             row(
                 "cold", "resident incl. first-load code pages",
@@ -48,7 +49,7 @@ enum MemoryEntries {
             ) { $0.loaded - $0.cold },
             row(
                 "heap in use", "heap in use: AppContext with 10,000 flags",
-                note: "mallinfo2 bytes in use, after - before"
+                note: "mallinfo2 bytes in use with the context alive minus before the load (no fragmentation)"
             ) { sample in sample.heapAfter.flatMap { after in sample.heapBefore.map { after - $0 } } },
         ]
     }
