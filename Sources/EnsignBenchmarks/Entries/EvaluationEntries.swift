@@ -11,12 +11,10 @@ enum EvaluationEntries {
         return BenchmarkGroup(
             name: "evaluation",
             kind: .timed([
-                Benchmark(id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations) {
-                    count in
-                    let fixture = try fixture.value
-                    let (dictionary, keys) = (fixture.dictionary, fixture.staticKeys)
-                    for _ in 0..<count { blackHole(dictionary[keys[opaqueZero]]) }
-                },
+                Benchmark(
+                    id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations,
+                    note: ReferenceDictionaries.note
+                ) { count in try fixture.value.reference.lookUp(count: count) },
                 Benchmark(
                     id: "evaluator targeted", name: "FlagEvaluator.details, 2 conditions + fractional",
                     iterations: iterations, reference: "dictionary", target: targetedGoal,
@@ -61,9 +59,8 @@ final class EvaluationFixture {
     let targetingRule: TargetingRule
     let semVerRule: TargetingRule
     let context: EvaluationContext
-    let dictionary: [String: Bool]
+    let reference: ReferenceDictionaries
     // One-element arrays, indexed with `opaqueZero` so the optimizer cannot hoist the work.
-    let staticKeys: [String]
     let targetedKeys: [String]
     let semVerKeys: [String]
     let untargetedKeys: [String]
@@ -79,9 +76,10 @@ final class EvaluationFixture {
         semVerRule = try TargetingRule(compiling: JSONValue(jsonText: GeneratedDefinitions.semVerRule))
         context = EvaluationContext(
             targetingKey: "user-42", attributes: ["country": "FR", "plan": "pro", "appVersion": "2.5.1"])
-        dictionary = Dictionary(uniqueKeysWithValues: loaded.definitions.keys.map { ($0, $0.count.isMultiple(of: 2)) })
+        reference = ReferenceDictionaries(
+            Dictionary(uniqueKeysWithValues: loaded.definitions.keys.map { ($0, $0.count.isMultiple(of: 2)) }),
+            key: GeneratedDefinitions.staticKey)
         func copy(_ key: String) -> [String] { [String(decoding: Array(key.utf8), as: UTF8.self)] }
-        staticKeys = copy(GeneratedDefinitions.staticKey)
         targetedKeys = copy(GeneratedDefinitions.targetedKey)
         semVerKeys = copy(GeneratedDefinitions.semVerKey)
         untargetedKeys = copy(GeneratedDefinitions.untargetedKey)

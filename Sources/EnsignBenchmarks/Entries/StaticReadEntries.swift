@@ -1,5 +1,4 @@
 import Ensign
-import Synchronization
 
 /// (a) A static flag read through a typed key, against what a hand-rolled flag store would do:
 /// a `[String: Bool]` lookup of the same 28-byte key, the same behind a `Mutex`, an array slot.
@@ -10,19 +9,13 @@ enum StaticReadEntries {
         return BenchmarkGroup(
             name: "static flag read",
             kind: .timed([
-                Benchmark(id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations) {
-                    count in
-                    let fixture = try fixture.value
-                    let (dictionary, keys) = (fixture.dictionary, fixture.lookupKeys)
-                    for _ in 0..<count { blackHole(dictionary[keys[opaqueZero]]) }
-                },
+                Benchmark(
+                    id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations,
+                    note: ReferenceDictionaries.note
+                ) { count in try fixture.value.reference.lookUp(count: count) },
                 Benchmark(
                     id: "mutex", name: "Mutex<[String: Bool]> lookup", iterations: iterations, reference: "dictionary"
-                ) { count in
-                    let fixture = try fixture.value
-                    let keys = fixture.lookupKeys
-                    for _ in 0..<count { blackHole(fixture.lockedDictionary.withLock { $0[keys[opaqueZero]] }) }
-                },
+                ) { count in try fixture.value.reference.lookUpLocked(count: count) },
                 Benchmark(id: "array slot", name: "[Bool] slot read", iterations: iterations, reference: "dictionary") {
                     count in
                     let fixture = try fixture.value
@@ -62,12 +55,9 @@ enum StaticReadEntries {
 /// One context and the same flags in plain collections.
 final class StaticReadFixture {
     let context: AppContext
-    let dictionary: [String: Bool]
-    let lockedDictionary: Mutex<[String: Bool]>
+    let reference: ReferenceDictionaries
     let slots: [Bool]
     let slot: Int
-    /// One element: a copy of the key in its own storage, so lookups compare bytes, not pointers.
-    let lookupKeys: [String]
     /// One element: the typed key, as app code declares it.
     let typedKeys: [FlagKey<Bool>]
 
@@ -76,16 +66,14 @@ final class StaticReadFixture {
         let snapshot = context.snapshot
         var dictionary: [String: Bool] = [:]
         for key in snapshot.keys { dictionary[key] = snapshot.value(forKeyNamed: key)?.boolValue ?? false }
-        self.dictionary = dictionary
-        lockedDictionary = Mutex(dictionary)
+        reference = ReferenceDictionaries(dictionary, key: GeneratedDefinitions.staticKey)
         slots = snapshot.keys.map { dictionary[$0]! }
         slot = snapshot.keys.firstIndex(of: GeneratedDefinitions.staticKey) ?? 0
-        lookupKeys = [String(decoding: Array(GeneratedDefinitions.staticKey.utf8), as: UTF8.self)]
         typedKeys = [FlagKey(GeneratedDefinitions.staticKey, default: false)]
-        guard snapshot.keys.count >= 100, lookupKeys[0].utf8.count == 28 else {
+        guard snapshot.keys.count >= 100, GeneratedDefinitions.staticKey.utf8.count == 28 else {
             throw BenchmarkFailure("the static-read fixture should have 100 flags and a 28-byte key")
         }
-        guard context[typedKeys[0]], dictionary[lookupKeys[0]] == true, slots[slot] else {
+        guard context[typedKeys[0]], reference.value == true, slots[slot] else {
             throw BenchmarkFailure("\(GeneratedDefinitions.staticKey) should read true in every store")
         }
     }

@@ -9,15 +9,18 @@ enum AllocationCounter {
         return count < 0 ? nil : count
     }
 
-    /// Whether counting is available *and* actually sees the Swift runtime's allocations:
-    /// a 1,000-element array must count at least one.
-    static let isWorking: Bool = {
-        guard let before = count else { return false }
+    /// The allocations counted while creating a 1,000-element `[Int]`: at least one when the
+    /// interposed `malloc` really sees the Swift runtime's allocations; `nil` when unavailable.
+    static let selfTest: Int64? = {
+        guard let before = count else { return nil }
         let array = [Int](repeating: opaqueZero, count: 1000 + opaqueZero)
         blackHole(array)
-        guard let after = count else { return false }
-        return after - before >= 1
+        guard let after = count else { return nil }
+        return after - before
     }()
+
+    /// Whether counting is available *and* passed ``selfTest``.
+    static var isWorking: Bool { (selfTest ?? 0) >= 1 }
 
     /// Allocations per iteration of `body(iterations)`; `nil` when counting does not work.
     static func allocationsPerIteration(iterations: Int, _ body: (Int) throws -> Void) rethrows -> Double? {

@@ -63,12 +63,17 @@ struct Report {
 
     private var preamble: String {
         let mode = settings.isQuick ? "quick run" : "full run"
-        let counting = allocationCounting ? "counted by interposing malloc" : "n/a (not counted on this platform)"
+        let counting =
+            allocationCounting
+            ? "counted by interposing malloc (self-test: a 1,000-element [Int] counted "
+                + "\(AllocationCounter.selfTest ?? 0))"
+            : "n/a (not counted on this platform)"
         return """
             Ensign \(EnsignVersion.current) benchmarks: \(mode), \(settings.rounds) rounds per entry after a warm-up
-            min/median: time per operation (or resident bytes) over the rounds; allocs/op: \(counting)
-            ratio: min ÷ the reference's min, measured in the same run (rounds interleaved); targets are checked
-            against minimums, which other load on a shared machine disturbs least (JSON has the medians' ratio too)
+            min, median: time per operation (memory: resident bytes) over the rounds
+            allocs/op: \(counting)
+            ratio: min ÷ the reference's min, in the same run, rounds interleaved; targets are checked
+                   against minimums, which other load on a shared machine disturbs least
             """
     }
 
@@ -90,6 +95,7 @@ struct Report {
             "quick": .bool(settings.isQuick),
             "rounds": .int(settings.rounds),
             "allocationCounting": .bool(allocationCounting),
+            "allocationSelfTest": AllocationCounter.selfTest.map { .int(Int($0)) } ?? .null,
             "entries": .array(results.map(Self.json)),
         ])
     }
