@@ -11,10 +11,7 @@ enum EvaluationEntries {
         return BenchmarkGroup(
             name: "evaluation",
             kind: .timed([
-                Benchmark(
-                    id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations,
-                    note: ReferenceDictionaries.note
-                ) { count in try fixture.value.reference.lookUp(count: count) },
+                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
                 Benchmark(
                     id: "evaluator targeted", name: "FlagEvaluator.details, 2 conditions + fractional",
                     iterations: iterations, reference: "dictionary", target: targetedGoal,

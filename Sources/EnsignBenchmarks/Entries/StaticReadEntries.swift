@@ -9,10 +9,7 @@ enum StaticReadEntries {
         return BenchmarkGroup(
             name: "static flag read",
             kind: .timed([
-                Benchmark(
-                    id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations,
-                    note: ReferenceDictionaries.note
-                ) { count in try fixture.value.reference.lookUp(count: count) },
+                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
                 Benchmark(
                     id: "mutex", name: "Mutex<[String: Bool]> lookup", iterations: iterations, reference: "dictionary"
                 ) { count in try fixture.value.reference.lookUpLocked(count: count) },

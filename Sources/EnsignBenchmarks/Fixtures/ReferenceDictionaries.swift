@@ -11,8 +11,15 @@ import Synchronization
 final class ReferenceDictionaries {
     static let instanceCount = 16
 
-    /// How the reference rows are measured, for the table's notes.
-    static let note = "averaged over \(instanceCount) dictionaries: Swift seeds hashing per instance"
+    /// The reference entry (id `dictionary`) of a group whose fixture holds `reference`.
+    static func benchmark(iterations: Iterations, _ reference: @escaping () throws -> ReferenceDictionaries)
+        -> Benchmark
+    {
+        Benchmark(
+            id: "dictionary", name: "[String: Bool] lookup, 28-byte key", iterations: iterations,
+            note: "averaged over \(instanceCount) dictionaries: Swift seeds hashing per instance"
+        ) { count in try reference().lookUp(count: count) }
+    }
 
     private let dictionaries: [[String: Bool]]
     private let lockedDictionaries: [LockedDictionary]

@@ -79,6 +79,7 @@ struct Report {
 
     private var summary: String {
         let verdicts = results.compactMap(\.verdict)
+        guard !verdicts.isEmpty else { return "targets: none among the entries run" }
         let passed = verdicts.filter { if case .pass = $0 { return true } else { return false } }.count
         let aims = verdicts.filter { $0 == .pass(aimMet: true) }.count
         let missed = results.filter { $0.verdict == .miss }.map { "\($0.group) / \($0.name)" }
