@@ -29,6 +29,15 @@ let package = Package(
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign"]),
+        // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
+        // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
+        .executableTarget(
+            name: "EnsignBenchmarks",
+            dependencies: ["Ensign", "EnsignYAML", "CYAML", "CAllocationCounter"],
+            path: "Sources/EnsignBenchmarks"
+        ),
+        // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.

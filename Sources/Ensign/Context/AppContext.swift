@@ -50,21 +50,30 @@ public final class AppContext: Sendable {
 
     /// The value of a flag: its resolved value, or its code default when no layer has one,
     /// the key is not defined, or the value has another type.
+    @inlinable
     public subscript<Value>(key: FlagKey<Value>) -> Value {
-        read(key.identity, default: key.defaultValue)
+        guard let value = resolvedValue(key.identity) else { return key.defaultValue }
+        return Value(flagValue: value) ?? key.defaultValue
     }
 
     /// The value of a user preference.
+    @inlinable
     public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
-        read(key.identity, default: key.defaultValue)
+        guard let value = resolvedValue(key.identity) else { return key.defaultValue }
+        return Value(flagValue: value) ?? key.defaultValue
     }
 
-    @inline(__always)
-    private func read<Value: FlagValueConvertible>(_ identity: KeyIdentity, default defaultValue: Value) -> Value {
+    /// The resolved value of a key, read from the current snapshot (and tracked by
+    /// Observation); `nil` when the code default applies.
+    ///
+    /// The read path's non-generic core: the generic subscripts are inlined into their callers,
+    /// where the value type is known, so a read looks up no type metadata at run time.
+    @usableFromInline
+    func resolvedValue(_ identity: KeyIdentity) -> JSONValue? {
         let identity = resolvedIdentity(identity)
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
-        store.registrar.access(self, keyPath: identity.observationKeyPath)
-        return store.snapshot().value(identity: identity, default: defaultValue)
+        store.trackAccess(self, keyPath: identity.observationKeyPath)
+        return store.snapshot().resolvedValue(identity: identity)
     }
 
     /// The current snapshot: read several keys from it to get values that belong together.

@@ -79,6 +79,15 @@ final class ContextStore: Sendable {
 
     // MARK: Reading
 
+    /// Tells Observation that `subject` read the key `keyPath` stands for.
+    ///
+    /// On the read path: called here, the registrar is used in place. Called from outside as
+    /// `store.registrar.access(…)`, it was copied on every read (a resilient struct: a copy
+    /// and a destroy through value witnesses, with a retain and a release).
+    func trackAccess(_ subject: AppContext, keyPath: KeyPath<AppContext, Int>) {
+        registrar.access(subject, keyPath: keyPath)
+    }
+
     /// The current snapshot. For a child, derived from the parent's current snapshot.
     @inline(__always)
     func snapshot() -> ContextSnapshot {

@@ -102,20 +102,34 @@ public final class ContextSnapshot: Sendable {
     /// or has a value of another type.
     @inline(__always)
     func value<Value: FlagValueConvertible>(identity: KeyIdentity, default defaultValue: Value) -> Value {
-        guard let slot = identity.slot(in: layout),
-            let value = chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
-        else { return defaultValue }
+        guard let value = resolvedValue(identity: identity) else { return defaultValue }
         return Value(flagValue: value) ?? defaultValue
     }
 
+    /// The resolved value of the key `identity` names; `nil` when the code default applies.
+    ///
+    /// The read path's non-generic core: the generic subscripts are inlined into their callers,
+    /// where the value type is known, so a read looks up no type metadata at run time.
+    @usableFromInline
+    func resolvedValue(identity: KeyIdentity) -> JSONValue? {
+        // A snapshot taken through a prefix scope reads the key's prefixed twin.
+        let identity = scopedKeys?.identity(for: identity) ?? identity
+        guard let slot = identity.slot(in: layout) else { return nil }
+        return chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
+    }
+
     /// The value of a flag key (see ``AppContext`` for the layers it resolves through).
+    @inlinable
     public subscript<Value>(key: FlagKey<Value>) -> Value {
-        value(identity: scopedKeys?.identity(for: key.identity) ?? key.identity, default: key.defaultValue)
+        guard let value = resolvedValue(identity: key.identity) else { return key.defaultValue }
+        return Value(flagValue: value) ?? key.defaultValue
     }
 
     /// The value of a preference key.
+    @inlinable
     public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
-        value(identity: scopedKeys?.identity(for: key.identity) ?? key.identity, default: key.defaultValue)
+        guard let value = resolvedValue(identity: key.identity) else { return key.defaultValue }
+        return Value(flagValue: value) ?? key.defaultValue
     }
 
     /// The resolved value for a key name (relative to the scope the snapshot was taken

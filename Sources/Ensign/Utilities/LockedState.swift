@@ -14,14 +14,19 @@
 ///
 /// `package` so the other targets of this package (the control server) use the same lock.
 package final class LockedState<State>: @unchecked Sendable {
-    // @unchecked Sendable, proven: `state` is private and only touched inside `withLock`,
-    // between pthread_mutex_lock and pthread_mutex_unlock on `mutex`, which is created in
-    // init and destroyed in deinit, when no other reference to the lock exists.
+    // @unchecked Sendable, proven: `state` is private and its pointee only touched inside
+    // `withLock`, between pthread_mutex_lock and pthread_mutex_unlock on `mutex`; both are
+    // allocated and initialised in init and destroyed in deinit, when no other reference to
+    // the lock exists.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+    /// Behind a pointer rather than a stored `var`: the lock already makes access exclusive,
+    /// and a class's stored `var` would also pay for a dynamic exclusivity check
+    /// (`swift_beginAccess`) on every `withLock`, reads included.
+    private let state: UnsafeMutablePointer<State>
 
     package init(_ initialState: State) {
-        state = initialState
+        state = .allocate(capacity: 1)
+        state.initialize(to: initialState)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let result = pthread_mutex_init(mutex, nil)
@@ -32,6 +37,8 @@ package final class LockedState<State>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
@@ -41,6 +48,6 @@ package final class LockedState<State>: @unchecked Sendable {
     {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 }

@@ -1,0 +1,102 @@
+import Ensign
+
+/// (b, c, d) Evaluation for a given context: a targeted flag (two conditions and a
+/// `fractional` split) through ``FlagEvaluator`` and through the bare compiled rule, a
+/// `sem_ver` rule, and a flag without targeting through the evaluator.
+enum EvaluationEntries {
+    static func group() -> BenchmarkGroup {
+        let fixture = Lazy { try EvaluationFixture() }
+        let iterations = Iterations(full: 500_000, quick: 50_000)
+        let targetedGoal = Target.time(atMostNanoseconds: 1000, aim: 300)
+        return BenchmarkGroup(
+            name: "evaluation",
+            kind: .timed([
+                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
+                Benchmark(
+                    id: "evaluator targeted", name: "FlagEvaluator.details, 2 conditions + fractional",
+                    iterations: iterations, reference: "dictionary", target: targetedGoal,
+                    note: "details(forKeyNamed:context:) of a long-form flag; the ratio is for information"
+                ) { count in
+                    let fixture = try fixture.value
+                    let (evaluator, keys, context) = (fixture.evaluator, fixture.targetedKeys, fixture.context)
+                    for _ in 0..<count { blackHole(evaluator.details(forKeyNamed: keys[opaqueZero], context: context)) }
+                },
+                Benchmark(
+                    id: "rule targeted", name: "TargetingRule.evaluate, 2 conditions + fractional",
+                    iterations: iterations, reference: "dictionary", target: targetedGoal
+                ) { count in
+                    let fixture = try fixture.value
+                    let (rule, keys, context) = (fixture.targetingRule, fixture.targetedKeys, fixture.context)
+                    for _ in 0..<count { blackHole(rule.evaluate(context: context, flagKey: keys[opaqueZero])) }
+                },
+                Benchmark(
+                    id: "rule sem_ver", name: "TargetingRule.evaluate, sem_ver", iterations: iterations,
+                    reference: "dictionary", note: "{\"sem_ver\": [{\"var\": \"appVersion\"}, \">=\", \"2.4.0\"]}"
+                ) { count in
+                    let fixture = try fixture.value
+                    let (rule, keys, context) = (fixture.semVerRule, fixture.semVerKeys, fixture.context)
+                    for _ in 0..<count { blackHole(rule.evaluate(context: context, flagKey: keys[opaqueZero])) }
+                },
+                Benchmark(
+                    id: "evaluator static", name: "FlagEvaluator.details, no targeting", iterations: iterations,
+                    reference: "dictionary"
+                ) { count in
+                    let fixture = try fixture.value
+                    let (evaluator, keys, context) = (fixture.evaluator, fixture.untargetedKeys, fixture.context)
+                    for _ in 0..<count { blackHole(evaluator.details(forKeyNamed: keys[opaqueZero], context: context)) }
+                },
+            ]))
+    }
+}
+
+/// An evaluator over the 100-flag definitions, the two rules compiled on their own, and a
+/// context that goes through both conditions to the split.
+final class EvaluationFixture {
+    let evaluator: FlagEvaluator
+    let targetingRule: TargetingRule
+    let semVerRule: TargetingRule
+    let context: EvaluationContext
+    let reference: ReferenceDictionaries
+    // One-element arrays, indexed with `opaqueZero` so the optimizer cannot hoist the work.
+    let targetedKeys: [String]
+    let semVerKeys: [String]
+    let untargetedKeys: [String]
+
+    init() throws {
+        let source = ConfigSource(name: "<benchmark: 100 flags>", text: GeneratedDefinitions.hundredFlags())
+        let loaded = DefinitionLoader().loadDefinitions(from: [source])
+        guard !loaded.diagnostics.containsErrors else {
+            throw BenchmarkFailure("the 100-flag definitions do not load: \(loaded.diagnostics)")
+        }
+        evaluator = FlagEvaluator(definitions: loaded.definitions, environment: "production")
+        targetingRule = try TargetingRule(compiling: JSONValue(jsonText: GeneratedDefinitions.targetingRule))
+        semVerRule = try TargetingRule(compiling: JSONValue(jsonText: GeneratedDefinitions.semVerRule))
+        context = EvaluationContext(
+            targetingKey: "user-42", attributes: ["country": "FR", "plan": "pro", "appVersion": "2.5.1"])
+        reference = ReferenceDictionaries(
+            Dictionary(uniqueKeysWithValues: loaded.definitions.keys.map { ($0, $0.count.isMultiple(of: 2)) }),
+            key: GeneratedDefinitions.staticKey)
+        func copy(_ key: String) -> [String] { [String(decoding: Array(key.utf8), as: UTF8.self)] }
+        targetedKeys = copy(GeneratedDefinitions.targetedKey)
+        semVerKeys = copy(GeneratedDefinitions.semVerKey)
+        untargetedKeys = copy(GeneratedDefinitions.untargetedKey)
+        try check()
+    }
+
+    /// The entries measure what they claim: the split is reached, the gate opens, the static
+    /// flag is static.
+    private func check() throws {
+        let targeted = evaluator.details(forKeyNamed: targetedKeys[0], context: context)
+        guard targeted.reason == .targetingMatch || targeted.reason == .split, targeted.variant != nil,
+            targetingRule.evaluate(context: context, flagKey: targetedKeys[0]) != .null
+        else {
+            throw BenchmarkFailure("the targeted flag should resolve through its split, got \(targeted.reason)")
+        }
+        let gated = semVerRule.evaluate(context: context, flagKey: semVerKeys[0])
+        guard gated == "on" else { throw BenchmarkFailure("the sem_ver rule should give \"on\", got \(gated)") }
+        let untargeted = evaluator.details(forKeyNamed: untargetedKeys[0], context: context)
+        guard untargeted.reason == .staticValue, untargeted.value == true else {
+            throw BenchmarkFailure("the untargeted flag should be a static true, got \(untargeted.reason)")
+        }
+    }
+}
