@@ -197,18 +197,19 @@ final class ContextStore: Sendable {
     }
 
     /// Re-reads every file (root stores) and commits the result as one transaction, or
-    /// records a failed reload and keeps the current values.
-    func reloadFromFiles() -> [Diagnostic] {
+    /// records a failed reload and keeps the current values. `changedFiles` (from the
+    /// watcher) names the cause; without it the cause lists every file read.
+    func reloadFromFiles(changedFiles: [String]? = nil) -> [Diagnostic] {
         guard let loader else { return [] }
         let current = inputs
         switch loader.reloadedInputs(from: current) {
         case .failure(let failure):
-            recordFailedReload(failure.diagnostics, files: failure.files)
+            recordFailedReload(failure.diagnostics, files: changedFiles ?? failure.files)
             return failure.diagnostics
         case .success(let (next, diagnostics)):
             loadDiagnostics = diagnostics
             setStatus(.healthy)
-            commit(cause: .reload(files: next.layout.definitions.files), affecting: .all) { $0 = next }
+            commit(cause: .reload(files: changedFiles ?? next.layout.definitions.files), affecting: .all) { $0 = next }
             return diagnostics
         }
     }

@@ -28,11 +28,11 @@ extension AppContext {
             groups: groups, debounce: configuration.watchDebounce, pollInterval: configuration.pollInterval
         ) { [weak store] changed in
             guard let store else { return }
-            if changed.contains("definitions") {
-                _ = store.reloadFromFiles()
+            if let files = changed["definitions"] {
+                _ = store.reloadFromFiles(changedFiles: files)
             } else {
                 store.reloadPersistedValues(
-                    preferences: changed.contains("preferences"), overrides: changed.contains("overrides"))
+                    preferences: changed["preferences"] != nil, overrides: changed["overrides"] != nil)
             }
         }
         store.watcher.withLock { $0 = watcher }

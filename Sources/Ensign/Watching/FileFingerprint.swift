@@ -26,25 +26,27 @@ struct FileFingerprint: Hashable, Sendable {
         }
     }
 
-    /// FNV-1a over each file's path and bytes, in path order: the same on every run, so it
-    /// can be logged and compared across processes.
-    static func contentHash(of files: [String]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: some Sequence<UInt8>) {
+    /// FNV-1a of each file's bytes (a missing or unreadable file has its own value): the same
+    /// on every run, so it can be compared across processes and logged.
+    static func contentHashes(of files: [String]) -> [String: UInt64] {
+        var hashes: [String: UInt64] = [:]
+        for path in files {
+            guard let bytes = try? YAMLParser().readFile(at: path) else {
+                hashes[path] = 0
+                continue
+            }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in bytes {
                 hash ^= UInt64(byte)
                 hash = hash &* 0x100_0000_01b3
             }
+            hashes[path] = hash
         }
-        for path in files.sorted() {
-            mix(path.utf8)
-            mix([0])
-            if let bytes = try? YAMLParser().readFile(at: path) {
-                mix(bytes)
-            } else {
-                mix([0xFF, 0xFE])  // missing or unreadable differs from empty
-            }
-        }
-        return hash
+        return hashes
+    }
+
+    /// The files whose content differs between two sets of hashes (added and removed ones too), sorted.
+    static func changedFiles(from old: [String: UInt64], to new: [String: UInt64]) -> [String] {
+        Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
     }
 }

@@ -6,8 +6,8 @@ import Dispatch
     import Darwin
 #endif
 
-/// Watches groups of configuration files and calls back, debounced, with the groups whose
-/// content changed.
+/// Watches groups of configuration files and calls back, debounced, with the files whose
+/// content changed, by group.
 ///
 /// On Linux it watches the files' parent directories with inotify, which sees what editors
 /// and Kubernetes do: replacing a file by rename, swapping a ConfigMap's `..data` symlink,
@@ -30,21 +30,22 @@ final class FileWatcher: Sendable {
     private let groups: [Group]
     private let debounce: Duration
     private let queue = DispatchQueue(label: "ensign.watcher")
-    private let onChange: @Sendable ([String]) -> Void
+    private let onChange: @Sendable ([String: [String]]) -> Void
     private let state = LockedState(State())
 
     private struct State {
         var fingerprints: [String: FileFingerprint] = [:]
-        var hashes: [String: UInt64] = [:]
+        var hashes: [String: [String: UInt64]] = [:]
         var sources: [any DispatchSourceProtocol] = []
         var pendingCheck: DispatchWorkItem?
         var isStopped = false
     }
 
-    /// Starts watching; `onChange` runs on the watcher's queue with the names of changed groups.
+    /// Starts watching; `onChange` runs on the watcher's queue with the changed files of each
+    /// group that changed, by group name.
     init(
         groups: [Group], debounce: Duration, pollInterval: Duration, useNotifications: Bool = true,
-        onChange: @escaping @Sendable ([String]) -> Void
+        onChange: @escaping @Sendable ([String: [String]]) -> Void
     ) {
         self.groups = groups
         self.debounce = debounce
@@ -53,7 +54,7 @@ final class FileWatcher: Sendable {
             for group in groups {
                 let files = group.files()
                 state.fingerprints[group.name] = FileFingerprint(files: files)
-                state.hashes[group.name] = FileFingerprint.contentHash(of: files)
+                state.hashes[group.name] = FileFingerprint.contentHashes(of: files)
             }
         }
         var sources: [any DispatchSourceProtocol] = []
@@ -91,19 +92,19 @@ final class FileWatcher: Sendable {
 
     /// Called on `queue`: compares each group with what was last seen and reports changed ones.
     private func check(force: Bool) {
-        var changed: [String] = []
+        var changed: [String: [String]] = [:]
         for group in groups {
             let files = group.files()
             let fingerprint = FileFingerprint(files: files)
             let statChanged = state.withLock { $0.fingerprints[group.name] != fingerprint }
             guard force || statChanged else { continue }
-            let hash = FileFingerprint.contentHash(of: files)
-            let contentChanged = state.withLock { state in
+            let hashes = FileFingerprint.contentHashes(of: files)
+            let changedFiles = state.withLock { state in
                 state.fingerprints[group.name] = fingerprint
-                defer { state.hashes[group.name] = hash }
-                return state.hashes[group.name] != hash
+                defer { state.hashes[group.name] = hashes }
+                return FileFingerprint.changedFiles(from: state.hashes[group.name] ?? [:], to: hashes)
             }
-            if contentChanged { changed.append(group.name) }
+            if !changedFiles.isEmpty { changed[group.name] = changedFiles }
         }
         guard !changed.isEmpty, !state.withLock({ $0.isStopped }) else { return }
         onChange(changed)

@@ -16,6 +16,8 @@ enum CommandLineTool {
             CommandEntry(LogCommand.self),
             CommandEntry(StatusCommand.self),
             CommandEntry(PsCommand.self),
+            CommandEntry(MenuCommand.self),
+            CommandEntry(DemoCommand.self),
             CommandEntry(SchemaCommand.self),
             CommandEntry(GenerateCommand.self),
             CommandEntry(CompletionsCommand.self),

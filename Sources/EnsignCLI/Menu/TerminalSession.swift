@@ -66,10 +66,11 @@ final class TerminalSession {
     }
 
     private func emit(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = write(1, &bytes[offset], bytes.count - offset)
+            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
             if written <= 0 { break }
             offset += written
         }
