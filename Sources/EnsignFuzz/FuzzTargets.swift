@@ -1,14 +1,16 @@
 import Ensign
+import EnsignControl
 
 /// The code under fuzzing: each target takes arbitrary bytes and must never crash, hang or
 /// leak, whatever they are. Errors are fine; traps are bugs.
 enum FuzzTargets {
-    static let names = ["yaml", "targeting"]
+    static let names = ["yaml", "targeting", "control"]
 
     static func run(_ target: String, _ bytes: [UInt8]) {
         switch target {
         case "yaml": yamlAndDefinitions(bytes)
         case "targeting": targeting(bytes)
+        case "control": controlProtocol(bytes)
         default: break
         }
     }
@@ -44,5 +46,14 @@ enum FuzzTargets {
         _ = compiled.evaluate(data: data, flagKey: "fuzz-flag")
         _ = compiled.evaluate(context: EvaluationContext(json: data), flagKey: "fuzz-flag", timestamp: 0)
         _ = compiled.possibleStringResults
+    }
+
+    /// The control protocol's parsers: each line a request (as the server reads it) and a
+    /// reply or event (as the client reads it).
+    static func controlProtocol(_ bytes: [UInt8]) {
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            _ = try? ControlRequest.parse(line: line)
+            _ = try? ControlMessage.parse(line: line)
+        }
     }
 }
