@@ -49,7 +49,7 @@ struct Console {
     private static func writeAll(_ bytes: inout [UInt8], to descriptor: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { writeToDescriptor(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0, errno == EINTR { continue }
             if written <= 0 { break }
             offset += written
@@ -61,6 +61,11 @@ struct Console {
     func styled(_ text: String, _ style: TextStyle) -> String {
         usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
+}
+
+/// `write(2)`, named apart from ``Console/write(_:)``, which would otherwise shadow it inside `Console`.
+private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
 
 /// ANSI styles used in output.
