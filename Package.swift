@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
+        .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
         .executable(name: "ensign", targets: ["EnsignCLI"]),
     ],
     targets: [
@@ -19,12 +20,15 @@ let package = Package(
         .target(name: "EnsignYAML", dependencies: ["CYAML"]),
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
+        // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
+        .target(name: "EnsignFleet", dependencies: ["Ensign"]),
         .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
+        .testTarget(name: "EnsignFleetTests", dependencies: ["EnsignFleet", "EnsignCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

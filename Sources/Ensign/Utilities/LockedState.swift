@@ -11,14 +11,15 @@
 /// intercepts pthread locks but cannot see `Mutex`'s futex-based implementation on Linux, and
 /// reports every access it protects as a race; with this lock the sanitizer checks what it
 /// should. The uncontended cost is the same: one atomic compare-and-swap to lock, one to unlock.
-final class LockedState<State>: @unchecked Sendable {
+@_spi(Tooling) public final class LockedState<State>: @unchecked Sendable {
     // @unchecked Sendable, proven: `state` is private and only touched inside `withLock`,
     // between pthread_mutex_lock and pthread_mutex_unlock on `mutex`, which is created in
     // init and destroyed in deinit, when no other reference to the lock exists.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ initialState: State) {
+    /// Creates the lock around `initialState`.
+    public init(_ initialState: State) {
         state = initialState
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -34,7 +35,7 @@ final class LockedState<State>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

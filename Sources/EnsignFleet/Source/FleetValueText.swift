@@ -1,0 +1,31 @@
+@_spi(Sources) import Ensign
+
+/// Reads a fleet value from the bytes etcd holds: JSON (`50`, `"name"`, `{"a": 1}`), or else
+/// YAML (`name`, `{ a: 1 }`), since JSON is YAML and people also write YAML by hand.
+enum FleetValueText {
+    /// The largest value read; larger ones are reported.
+    static let maximumSize = 1 << 20
+
+    /// A value read from etcd, or what is wrong with its text.
+    enum Parsed: Sendable, Hashable {
+        case value(JSONValue)
+        case unreadable(String)
+    }
+
+    /// The value, or what is wrong with the text.
+    static func parse(_ bytes: [UInt8], path: String) -> Parsed {
+        guard bytes.count <= maximumSize else { return .unreadable("the value is larger than 1 MiB") }
+        guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            return .unreadable("the value is empty")
+        }
+        if let value = try? JSONValue(jsonBytes: bytes) { return .value(value) }
+        let documents: [YAMLNode]
+        do {
+            documents = try YAMLParser().documents(from: bytes, file: path)
+        } catch {
+            return .unreadable("the value is neither JSON nor YAML: \(error.message)")
+        }
+        guard documents.count == 1 else { return .unreadable("the value holds \(documents.count) YAML documents") }
+        return .value(JSONValue(documents[0]))
+    }
+}
