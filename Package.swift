@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
         .target(name: "EnsignFleet", dependencies: ["Ensign"]),
-        .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl"]),
+        .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignFleet"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.

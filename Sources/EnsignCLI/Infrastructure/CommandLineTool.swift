@@ -8,6 +8,7 @@ enum CommandLineTool {
             CommandEntry(EvalCommand.self),
             CommandEntry(ListCommand.self),
             CommandEntry(SchemaCommand.self),
+            CommandEntry(FleetCommand.self),
         ]
     }
 

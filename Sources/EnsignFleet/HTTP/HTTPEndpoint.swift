@@ -77,7 +77,7 @@ struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and line breaks.
     var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return ""
         }

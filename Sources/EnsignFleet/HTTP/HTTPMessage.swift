@@ -36,9 +36,9 @@ struct HTTPResponseHead: Sendable {
 
     /// Parses the bytes before the blank line: `HTTP/1.1 200 OK`, then `Name: value` lines.
     init(parsing bytes: ArraySlice<UInt8>) throws(HTTPError) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        // Split on bytes: as Characters, "\r\n" is one grapheme and never equals "\n".
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let statusLine = lines.first else { throw .malformed("empty response head") }

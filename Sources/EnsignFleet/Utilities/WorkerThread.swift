@@ -10,8 +10,8 @@ final class WorkerThread: Sendable {
     // The thread's handle, written once in init before any other thread can see `self`.
     private let handle: ThreadHandle
 
-    /// Starts `body` on a new thread, named `name` on Apple platforms (Glibc's module does not
-    /// export `pthread_setname_np`).
+    /// Starts `body` on a new thread named `name` (on Linux, the first 15 bytes), so it is
+    /// recognisable in debuggers and `/proc`.
     init(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
         #if os(Linux)
@@ -29,6 +29,8 @@ final class WorkerThread: Sendable {
         let work = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
         #if canImport(Darwin)
             _ = pthread_setname_np(work.name)
+        #else
+            nameCurrentThread(work.name)
         #endif
         work.body()
         return nil
@@ -81,3 +83,15 @@ private final class ThreadBody: Sendable {
         self.body = body
     }
 }
+
+#if os(Linux)
+    /// Names the calling thread through `/proc/thread-self/comm` (Glibc's module does not
+    /// export `pthread_setname_np`).
+    private func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+#endif
