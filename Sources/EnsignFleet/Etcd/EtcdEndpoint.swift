@@ -125,8 +125,8 @@ struct EtcdEndpoint: Sendable {
     // MARK: Watching
 
     /// Watches every key from `key` up to `rangeEnd` from `startRevision` (inclusive), calling
-    /// `onResponse` with each message as it arrives, until the stream ends (an error),
-    /// `onResponse` returns false, or the watch is cancelled.
+    /// `onResponse` with each message as it arrives, until `onResponse` returns false (the
+    /// call returns) or throws, the watch is cancelled, or the stream ends (both errors).
     ///
     /// The request carries the `hasleader` metadata, so a member that loses its leader ends
     /// the stream instead of keeping a watch that would see no more changes.
@@ -145,6 +145,7 @@ struct EtcdEndpoint: Sendable {
         var splitter = JSONStreamSplitter()
         var status = 200
         var errorBody: [UInt8] = []
+        var stoppedByCaller = false
         do {
             try connection.stream(
                 request, headTimeout: configuration.requestTimeout, idleTimeout: nil,
@@ -159,7 +160,10 @@ struct EtcdEndpoint: Sendable {
                         throw EtcdError.malformedResponse(endpoint: name, detail: "\(error)")
                     }
                     for message in messages {
-                        guard try onResponse(try watchResponse(parse(message))) else { return false }
+                        guard try onResponse(try watchResponse(parse(message))) else {
+                            stoppedByCaller = true
+                            return false
+                        }
                     }
                     return true
                 })
@@ -171,6 +175,7 @@ struct EtcdEndpoint: Sendable {
             throw .malformedResponse(endpoint: name, detail: "\(error)")
         }
         if status != 200 { throw serverError((try? parse(errorBody)) ?? .null, status: status) }
+        if stoppedByCaller { return }
         throw .unreachable(["\(name): the watch stream ended"])
     }
 

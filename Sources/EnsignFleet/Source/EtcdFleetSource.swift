@@ -88,6 +88,10 @@ public final class EtcdFleetSource: Sendable {
     /// The etcd revision the fleet layer reflects (0 before the first read).
     public var revision: Int64 { session.progress.withLock { $0.revision } }
 
+    /// How many times the source read the whole prefix: once at start, then after each
+    /// compaction that outran it.
+    var fullReads: Int { session.progress.withLock { $0.fullReads } }
+
     /// Whether the first read of the prefix has reached the context.
     public var isSynced: Bool { session.progress.withLock { $0.isSynced } }
 

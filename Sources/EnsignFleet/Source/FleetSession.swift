@@ -8,6 +8,8 @@ struct FleetProgress: Sendable {
     var isSynced = false
     /// Whether the work loop has ended.
     var isStopped = false
+    /// How many times the whole prefix was read (at start, and after each compaction).
+    var fullReads = 0
 }
 
 /// The fleet source's work loop, on its own thread: read every key under the prefix, publish
@@ -81,6 +83,7 @@ final class FleetSession: Sendable {
         state.revision = range.revision
         state.needsFullRead = false
         state.consecutiveFailures = 0
+        countFullRead()
         publish(state, from: endpoint)
     }
 
@@ -152,5 +155,9 @@ final class FleetSession: Sendable {
             progress.revision = max(progress.revision, revision)
             progress.isSynced = true
         }
+    }
+
+    private func countFullRead() {
+        progress.update { $0.fullReads += 1 }
     }
 }

@@ -59,8 +59,11 @@ func openConnections(toPort port: Int) -> Int {
             else { return nil }
             return String(target.dropFirst(8).dropLast())
         })
-    let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-    let hexPort = String(format: ":%04X", port)
+    // Read to the end: /proc files report size 0, and String(contentsOfFile:) stops at 4 KiB.
+    let data = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data()
+    let table = String(decoding: data, as: UTF8.self)
+    let hex = String(port, radix: 16, uppercase: true)
+    let hexPort = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     return table.split(separator: "\n").dropFirst().filter { line in
         let fields = line.split(separator: " ")
         return fields.count > 9 && fields[2].hasSuffix(hexPort) && inodes.contains(String(fields[9]))
