@@ -43,8 +43,11 @@ struct EtcdEndpoint: Sendable {
         return json
     }
 
+    /// The headers of every request: JSON, the token, and the `hasleader` metadata, so a
+    /// member cut off from its leader refuses at once ("no leader", so the client tries
+    /// another member) instead of holding a request until etcd's own timeout.
     private func headers() throws(EtcdError) -> [(name: String, value: String)] {
-        var headers = [(name: "Content-Type", value: "application/json")]
+        var headers = [(name: "Content-Type", value: "application/json"), (name: "Grpc-Metadata-hasleader", value: "true")]
         if let token = try token() { headers.append((name: "Authorization", value: token)) }
         return headers
     }
@@ -128,8 +131,8 @@ struct EtcdEndpoint: Sendable {
     /// `onResponse` with each message as it arrives, until `onResponse` returns false (the
     /// call returns) or throws, the watch is cancelled, or the stream ends (both errors).
     ///
-    /// The request carries the `hasleader` metadata, so a member that loses its leader ends
-    /// the stream instead of keeping a watch that would see no more changes.
+    /// The request carries the `hasleader` metadata (see ``headers()``), so a member that loses
+    /// its leader ends the stream instead of keeping a watch that would see no more changes.
     func watch(
         _ key: String, rangeEnd: [UInt8], startRevision: Int64,
         onResponse: (EtcdWatchResponse) throws(EtcdError) -> Bool
@@ -138,10 +141,8 @@ struct EtcdEndpoint: Sendable {
             "key": .string(Base64.encode(key.utf8)), "range_end": .string(Base64.encode(rangeEnd)),
             "start_revision": .string(String(startRevision)), "progress_notify": true,
         ])
-        var headers = try headers()
-        headers.append((name: "Grpc-Metadata-hasleader", value: "true"))
         let request = HTTPRequest(
-            path: "/v3/watch", headers: headers, body: Array(JSONValue.object(["create_request": create]).jsonText.utf8))
+            path: "/v3/watch", headers: try headers(), body: Array(JSONValue.object(["create_request": create]).jsonText.utf8))
         var splitter = JSONStreamSplitter()
         var status = 200
         var errorBody: [UInt8] = []

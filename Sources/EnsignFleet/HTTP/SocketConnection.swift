@@ -121,12 +121,11 @@ final class SocketConnection {
     func receive(into buffer: inout [UInt8], maximum: Int = 65536, deadline: ContinuousClock.Instant?, while activity: String) throws(HTTPError) -> Int
     {
         while true {
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: maximum))
-            let received = buffer.withUnsafeMutableBytes { raw in
-                recv(descriptor, raw.baseAddress! + start, maximum, 0)
+            let received = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { scratch in
+                let count = recv(descriptor, scratch.baseAddress!, maximum, 0)
+                if count > 0 { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<count])) }
+                return count
             }
-            buffer.removeLast(maximum - max(received, 0))
             if received >= 0 { return received }
             guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
                 throw .connectionClosed("receive failed: \(Self.errorText())")

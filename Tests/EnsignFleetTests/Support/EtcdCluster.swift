@@ -131,7 +131,8 @@ final class EtcdCluster: @unchecked Sendable {
     /// A client of the running members (or of `endpoints`) under `prefix`.
     func client(prefix: String = "/test/", endpoints: [String]? = nil) throws -> EtcdClient {
         var configuration = EtcdConfiguration(endpoints: endpoints ?? clientURLs, keyPrefix: prefix)
-        configuration.requestTimeout = .seconds(5)
+        // Short: a write proposed just as its member's leader dies is held until this timeout.
+        configuration.requestTimeout = .seconds(1)
         return try EtcdClient(configuration: configuration)
     }
 
