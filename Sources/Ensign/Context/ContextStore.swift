@@ -264,7 +264,8 @@ final class ContextStore: Sendable {
     // MARK: Delivering
 
     private func enqueueRound(
-        cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot, diagnostics: [Diagnostic] = []
+        cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot,
+        diagnostics: [Diagnostic] = []
     ) {
         let changes = changed.map { key in
             let entry = new.entry(named: key)

@@ -38,7 +38,8 @@ extension AppContext {
             cause: .fleet(source: "\(source) rev \(revision)"), affecting: .some(Array(affected)), diagnostics: fresh
         ) { inputs in
             // A reload between reading the inputs and this commit brought other definitions.
-            inputs.fleet = inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout.definitions)
+            inputs.fleet =
+                inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout.definitions)
         }
         let (before, _) = root.updateFleetStatus(source: source) { status in
             status.source = source

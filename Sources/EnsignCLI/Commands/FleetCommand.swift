@@ -120,24 +120,29 @@ enum FleetCommand: Command {
             }
             if isJSON {
                 let keys = entries.map { json(key: $0.key, keyValue: $0.keyValue) }
-                console.print(JSONValue.object(["revision": .string(String(range.revision)), "keys": .array(keys)]).jsonText)
+                console.print(
+                    JSONValue.object(["revision": .string(String(range.revision)), "keys": .array(keys)]).jsonText)
                 return ExitStatus.success
             }
-            var table = TableFormatter(header: definitions == nil ? ["KEY", "VALUE", "REVISION"] : ["KEY", "VALUE", "REVISION", "STATUS"])
+            var table = TableFormatter(
+                header: definitions == nil ? ["KEY", "VALUE", "REVISION"] : ["KEY", "VALUE", "REVISION", "STATUS"])
             for entry in entries {
                 var row = [entry.key, entry.keyValue.valueText, String(entry.keyValue.modRevision)]
                 if definitions != nil { row.append(problem(key: entry.key, keyValue: entry.keyValue) ?? "ok") }
                 table.add(row)
             }
             for line in table.lines(console: console) { console.print(line) }
-            if entries.isEmpty { console.print(console.styled("(no fleet values under \(client.configuration.keyPrefix))", .dim)) }
+            if entries.isEmpty {
+                console.print(console.styled("(no fleet values under \(client.configuration.keyPrefix))", .dim))
+            }
             return ExitStatus.success
         }
 
         func get(_ key: String, console: inout Console) throws -> Int32 {
             let (keyValue, _) = try client.get(client.etcdKey(forFlagKey: key))
             guard let keyValue else {
-                console.printError("ensign fleet: '\(key)' has no fleet value (no etcd key \(client.etcdKey(forFlagKey: key)))")
+                console.printError(
+                    "ensign fleet: '\(key)' has no fleet value (no etcd key \(client.etcdKey(forFlagKey: key)))")
                 return ExitStatus.failure
             }
             if isJSON {
@@ -191,7 +196,8 @@ enum FleetCommand: Command {
             }
             if isJSON {
                 console.print(
-                    JSONValue.object(["key": .string(key), "value": value, "revision": .string(String(revision))]).jsonText)
+                    JSONValue.object(["key": .string(key), "value": value, "revision": .string(String(revision))])
+                        .jsonText)
             } else {
                 console.print("\(key) = \(value.jsonText) (etcd revision \(revision))")
             }
@@ -214,10 +220,13 @@ enum FleetCommand: Command {
             }
             if isJSON {
                 console.print(
-                    JSONValue.object(["key": .string(key), "deleted": .bool(deleted > 0), "revision": .string(String(revision))])
-                        .jsonText)
+                    JSONValue.object([
+                        "key": .string(key), "deleted": .bool(deleted > 0), "revision": .string(String(revision)),
+                    ])
+                    .jsonText)
             } else if deleted > 0 {
-                console.print("\(key): fleet value removed (etcd revision \(revision)); the lower layers decide it again")
+                console.print(
+                    "\(key): fleet value removed (etcd revision \(revision)); the lower layers decide it again")
             } else {
                 console.print("\(key) had no fleet value")
             }
@@ -227,7 +236,8 @@ enum FleetCommand: Command {
         func resetAll(console: inout Console) throws -> Int32 {
             let (revision, deleted) = try client.deletePrefix()
             if isJSON {
-                console.print(JSONValue.object(["deleted": .int(Int(deleted)), "revision": .string(String(revision))]).jsonText)
+                console.print(
+                    JSONValue.object(["deleted": .int(Int(deleted)), "revision": .string(String(revision))]).jsonText)
             } else {
                 console.print("removed \(deleted) fleet value\(deleted == 1 ? "" : "s") (etcd revision \(revision))")
             }
@@ -256,7 +266,9 @@ enum FleetCommand: Command {
             } else {
                 object["value"] = .null
             }
-            if definitions != nil { object["problem"] = problem(key: key, keyValue: keyValue).map(JSONValue.string) ?? .null }
+            if definitions != nil {
+                object["problem"] = problem(key: key, keyValue: keyValue).map(JSONValue.string) ?? .null
+            }
             return .object(object)
         }
 

@@ -49,7 +49,9 @@ struct Console {
     private static func writeAll(_ bytes: inout [UInt8], to descriptor: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { writeToDescriptor(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                writeToDescriptor(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0, errno == EINTR { continue }
             if written <= 0 { break }
             offset += written

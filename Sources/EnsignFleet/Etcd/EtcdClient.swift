@@ -132,7 +132,8 @@ extension EtcdError {
     /// not be made, or the member refused it for want of a leader.
     var wasCertainlyNotApplied: Bool {
         switch self {
-        case .unreachable(let reasons): return reasons.allSatisfy { $0.contains("cannot connect") || $0.contains("cannot resolve") }
+        case .unreachable(let reasons):
+            return reasons.allSatisfy { $0.contains("cannot connect") || $0.contains("cannot resolve") }
         case .server(_, _, let message): return message.contains("no leader")
         default: return false
         }

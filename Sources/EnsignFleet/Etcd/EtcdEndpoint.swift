@@ -47,7 +47,9 @@ struct EtcdEndpoint: Sendable {
     /// member cut off from its leader refuses at once ("no leader", so the client tries
     /// another member) instead of holding a request until etcd's own timeout.
     private func headers() throws(EtcdError) -> [(name: String, value: String)] {
-        var headers = [(name: "Content-Type", value: "application/json"), (name: "Grpc-Metadata-hasleader", value: "true")]
+        var headers = [
+            (name: "Content-Type", value: "application/json"), (name: "Grpc-Metadata-hasleader", value: "true"),
+        ]
         if let token = try token() { headers.append((name: "Authorization", value: token)) }
         return headers
     }
@@ -142,7 +144,8 @@ struct EtcdEndpoint: Sendable {
             "start_revision": .string(String(startRevision)), "progress_notify": true,
         ])
         let request = HTTPRequest(
-            path: "/v3/watch", headers: try headers(), body: Array(JSONValue.object(["create_request": create]).jsonText.utf8))
+            path: "/v3/watch", headers: try headers(),
+            body: Array(JSONValue.object(["create_request": create]).jsonText.utf8))
         var splitter = JSONStreamSplitter()
         var status = 200
         var errorBody: [UInt8] = []

@@ -22,7 +22,8 @@ public enum EtcdError: Error, Sendable, Hashable, CustomStringConvertible {
             return "etcd at \(endpoint) refused the request: \(message) (gRPC code \(code))"
         case .compacted(let endpoint, let revision):
             return "etcd at \(endpoint) compacted the revision asked for (the oldest available is \(revision))"
-        case .malformedResponse(let endpoint, let detail): return "unexpected answer from etcd at \(endpoint): \(detail)"
+        case .malformedResponse(let endpoint, let detail):
+            return "unexpected answer from etcd at \(endpoint): \(detail)"
         case .cancelled: return "cancelled"
         }
     }

@@ -19,7 +19,7 @@ struct HTTPConnection {
         let deadline = ContinuousClock.now + timeout
         var body: [UInt8] = []
         var sizeError: HTTPError?
-        let head = try exchange(request, headDeadline: deadline, bodyDeadline: { deadline }) { piece in
+        let head = try exchange(request, headDeadline: deadline, bodyWait: .until(deadline)) { piece in
             body.append(contentsOf: piece)
             if body.count > maximumBodySize {
                 sizeError = .tooLarge("the response body")
@@ -42,7 +42,7 @@ struct HTTPConnection {
         var callbackError: (any Error)?
         let head = try exchange(
             request, headDeadline: ContinuousClock.now + headTimeout,
-            bodyDeadline: { idleTimeout.map { ContinuousClock.now + $0 } },
+            bodyWait: .idle(idleTimeout),
             onHead: { head in
                 do { try onHead(head) } catch {
                     callbackError = error
@@ -63,7 +63,7 @@ struct HTTPConnection {
     /// The exchange behind ``send(_:timeout:)`` and ``stream(_:headTimeout:idleTimeout:onHead:onBody:)``.
     private func exchange(
         _ request: HTTPRequest, headDeadline: ContinuousClock.Instant,
-        bodyDeadline: () -> ContinuousClock.Instant?, onHead: (HTTPResponseHead) -> Bool = { _ in true },
+        bodyWait: BodyWait, onHead: (HTTPResponseHead) -> Bool = { _ in true },
         onBody: ([UInt8]) -> Bool
     ) throws(HTTPError) -> HTTPResponseHead {
         let dialDeadline = min(headDeadline, ContinuousClock.now + dialTimeout)
@@ -81,7 +81,9 @@ struct HTTPConnection {
         case .length(let length):
             var remaining = length
             while remaining > 0 {
-                if buffer.isEmpty, try socket.receive(into: &buffer, deadline: bodyDeadline(), while: "reading the body") == 0 {
+                if buffer.isEmpty,
+                    try socket.receive(into: &buffer, deadline: bodyWait.deadline, while: "reading the body") == 0
+                {
                     throw .connectionClosed("the body ended after \(length - remaining) of \(length) bytes")
                 }
                 let piece = Array(buffer.prefix(remaining))
@@ -92,7 +94,9 @@ struct HTTPConnection {
         case .chunked:
             var decoder = ChunkedDecoder()
             while !decoder.isComplete {
-                if buffer.isEmpty, try socket.receive(into: &buffer, deadline: bodyDeadline(), while: "reading the body") == 0 {
+                if buffer.isEmpty,
+                    try socket.receive(into: &buffer, deadline: bodyWait.deadline, while: "reading the body") == 0
+                {
                     throw .connectionClosed("the chunked body ended early")
                 }
                 var piece: [UInt8] = []
@@ -102,7 +106,9 @@ struct HTTPConnection {
             }
         case .untilClose:
             while true {
-                if buffer.isEmpty, try socket.receive(into: &buffer, deadline: bodyDeadline(), while: "reading the body") == 0 {
+                if buffer.isEmpty,
+                    try socket.receive(into: &buffer, deadline: bodyWait.deadline, while: "reading the body") == 0
+                {
                     return head
                 }
                 let piece = buffer
@@ -111,6 +117,22 @@ struct HTTPConnection {
             }
         }
         return head
+    }
+
+    /// How long reading the body may wait for bytes.
+    private enum BodyWait {
+        /// Until a fixed time (a whole exchange's timeout).
+        case until(ContinuousClock.Instant)
+        /// This long for each read (`nil`: without limit), for streams.
+        case idle(Duration?)
+
+        /// The deadline of the next read.
+        var deadline: ContinuousClock.Instant? {
+            switch self {
+            case .until(let deadline): return deadline
+            case .idle(let timeout): return timeout.map { ContinuousClock.now + $0 }
+            }
+        }
     }
 
     /// Reads up to the blank line that ends the head (skipping `100 Continue` heads).

@@ -44,7 +44,9 @@ struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
             guard let close = rest.firstIndex(of: "]") else { throw .invalidURL(url, reason: "unclosed '[' in host") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw .invalidURL(url, reason: "unexpected text after the host")
             }
         } else if let colon = rest.lastIndex(of: ":") {

@@ -118,8 +118,9 @@ final class SocketConnection {
 
     /// Receives up to `maximum` bytes, appending them to `buffer`; returns how many (0 when
     /// the peer closed the connection).
-    func receive(into buffer: inout [UInt8], maximum: Int = 65536, deadline: ContinuousClock.Instant?, while activity: String) throws(HTTPError) -> Int
-    {
+    func receive(
+        into buffer: inout [UInt8], maximum: Int = 65536, deadline: ContinuousClock.Instant?, while activity: String
+    ) throws(HTTPError) -> Int {
         while true {
             let received = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { scratch in
                 let count = recv(descriptor, scratch.baseAddress!, maximum, 0)
@@ -139,7 +140,9 @@ final class SocketConnection {
         while true {
             if cancellation?.isCancelled == true { throw .cancelled }
             var descriptors = [pollfd(fd: descriptor, events: events, revents: 0)]
-            if let cancellation { descriptors.append(pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)) }
+            if let cancellation {
+                descriptors.append(pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0))
+            }
             let timeout = Deadline.milliseconds(until: deadline)
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0, errno == EINTR { continue }
@@ -161,7 +164,9 @@ final class SocketConnection {
 
 // The C calls whose names `SocketConnection`'s own methods shadow inside the class.
 
-private func systemConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+private func systemConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>!, _ length: socklen_t)
+    -> Int32
+{
     connect(descriptor, address, length)
 }
 

@@ -96,7 +96,8 @@ final class FleetSession: Sendable {
                 throw .compacted(endpoint: endpoint.name, compactRevision: response.compactRevision)
             }
             if response.isCanceled {
-                throw .server(endpoint: endpoint.name, code: 1, message: response.cancelReason ?? "the watch was cancelled")
+                throw .server(
+                    endpoint: endpoint.name, code: 1, message: response.cancelReason ?? "the watch was cancelled")
             }
             if response.isCreated {
                 state.consecutiveFailures = 0

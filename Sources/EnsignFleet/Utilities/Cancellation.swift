@@ -1,9 +1,10 @@
+@_spi(Tooling) import Ensign
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-@_spi(Tooling) import Ensign
 
 /// A one-way switch that wakes every blocking wait of the fleet source: socket reads and
 /// writes poll its descriptor together with the socket, and backoff waits poll it alone, so

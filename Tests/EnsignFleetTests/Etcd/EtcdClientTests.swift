@@ -33,7 +33,8 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let client = try cluster.client()
-            let created = try #require(try client.write("/test/k", value: Array("1".utf8), ifModRevision: 0).writtenRevision)
+            let created = try #require(
+                try client.write("/test/k", value: Array("1".utf8), ifModRevision: 0).writtenRevision)
             let conflict = try client.write("/test/k", value: Array("2".utf8), ifModRevision: 0)
             guard case .failed(let current, _) = conflict else {
                 Issue.record("revision 0 matched an existing key")

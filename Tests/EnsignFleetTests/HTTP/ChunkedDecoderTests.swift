@@ -94,7 +94,10 @@ struct JSONStreamSplitterTests {
 struct Base64Tests {
     @Test("Encodes and decodes RFC 4648's test vectors")
     func vectors() {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+            "foobar": "Zm9vYmFy",
+        ]
         for (plain, encoded) in vectors {
             #expect(Base64.encode(plain.utf8) == encoded)
             #expect(Base64.decode(encoded) == Array(plain.utf8))

@@ -13,7 +13,8 @@ struct HTTPConnectionTests {
     func contentLength() throws {
         let server = try ScriptedHTTPServer { connection in
             connection.readRequest()
-            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}")
+            connection.write(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}")
         }
         let response = try connection(server).send(
             HTTPRequest(path: "/v3/kv/range", body: Array("{}".utf8)), timeout: .seconds(5))
@@ -168,7 +169,8 @@ struct HTTPEndpointTests {
         let named = try HTTPEndpoint(" http://etcd-0.etcd:2379/ ")
         #expect(named.host == "etcd-0.etcd" && named.hostHeader == "etcd-0.etcd:2379")
         let ipv6 = try HTTPEndpoint("http://[::1]:2379/gateway/")
-        #expect(ipv6.host == "::1" && ipv6.port == 2379 && ipv6.basePath == "/gateway" && ipv6.hostHeader == "[::1]:2379")
+        #expect(
+            ipv6.host == "::1" && ipv6.port == 2379 && ipv6.basePath == "/gateway" && ipv6.hostHeader == "[::1]:2379")
         #expect(try HTTPEndpoint("http://localhost").port == 80)
     }
 
@@ -181,7 +183,9 @@ struct HTTPEndpointTests {
         }
     }
 
-    @Test("Malformed URLs are refused", arguments: ["127.0.0.1:2379", "ftp://x:1", "http://:2379", "http://x:99999", "http://u:p@x:1"])
+    @Test(
+        "Malformed URLs are refused",
+        arguments: ["127.0.0.1:2379", "ftp://x:1", "http://:2379", "http://x:99999", "http://u:p@x:1"])
     func refusesMalformed(url: String) {
         #expect(throws: HTTPError.self) { _ = try HTTPEndpoint(url) }
     }

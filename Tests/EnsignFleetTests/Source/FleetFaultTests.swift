@@ -76,7 +76,8 @@ extension EtcdIntegrationTests {
             let prefix = uniquePrefix("kill")
             let apps = try (0..<2).map { _ in try AppContext(definitions: WriteStream.definitions) }
             let sources = try apps.map {
-                try EtcdFleetSource.start(context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
+                try EtcdFleetSource.start(
+                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
             }
             defer { for source in sources { source.stop() } }
             for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }

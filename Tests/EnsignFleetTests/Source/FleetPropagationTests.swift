@@ -14,7 +14,8 @@ extension EtcdIntegrationTests {
             let prefix = uniquePrefix("cli")
             let apps = try (0..<2).map { _ in try AppContext(definitions: bankDefinitions) }
             let sources = try apps.map {
-                try EtcdFleetSource.start(context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
+                try EtcdFleetSource.start(
+                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
             }
             defer { for source in sources { source.stop() } }
             for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
@@ -41,7 +42,8 @@ extension EtcdIntegrationTests {
             let prefix = uniquePrefix("latency")
             let apps = try (0..<2).map { _ in try AppContext(definitions: bankDefinitions) }
             let sources = try apps.map {
-                try EtcdFleetSource.start(context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
+                try EtcdFleetSource.start(
+                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
             }
             defer { for source in sources { source.stop() } }
             for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
@@ -72,7 +74,9 @@ extension EtcdIntegrationTests {
                 observed.flatMap { times in
                     zip(times.withLock { $0 }, start).map { seen, start in
                         let duration = start.duration(to: seen)
-                        return max(0, Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+                        return max(
+                            0,
+                            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
                     }
                 }.sorted()
             }
@@ -102,7 +106,8 @@ extension EtcdIntegrationTests {
             let common = ["--etcd", cluster.clientURLs[0], "--prefix", "/cli/", "--flags", flags]
             let tooLarge = try EnsignProcess.run(["fleet", "set", "list.pageSize", "500"] + common)
             #expect(tooLarge.status == 1)
-            #expect(tooLarge.errors.contains("'list.pageSize' value 500 is above the maximum of 100; nothing was written"))
+            #expect(
+                tooLarge.errors.contains("'list.pageSize' value 500 is above the maximum of 100; nothing was written"))
             let undefined = try EnsignProcess.run(["fleet", "set", "list.pageSiz", "50"] + common)
             #expect(undefined.status == 1 && undefined.errors.contains("did you mean 'list.pageSize'?"))
             #expect(try cluster.client(prefix: "/cli/").rangeOfPrefix().keyValues.isEmpty)
@@ -119,13 +124,16 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let common = ["--etcd", cluster.clientURLs[0], "--prefix", "/cli/"]
-            let created = try EnsignProcess.run(["fleet", "set", "list.pageSize", "30", "--if-revision", "0", "--json"] + common)
+            let created = try EnsignProcess.run(
+                ["fleet", "set", "list.pageSize", "30", "--if-revision", "0", "--json"] + common)
             #expect(created.status == 0, "\(created.errors)")
             let revision = try #require(try JSONValue(jsonText: created.output)["revision"]?.stringValue)
-            let conflict = try EnsignProcess.run(["fleet", "set", "list.pageSize", "40", "--if-revision", "0"] + common)
+            let conflict = try EnsignProcess.run(
+                ["fleet", "set", "list.pageSize", "40", "--if-revision", "0"] + common)
             #expect(conflict.status == 1)
             #expect(conflict.errors.contains("its revision is \(revision) (value 30), not 0"))
-            let swapped = try EnsignProcess.run(["fleet", "set", "list.pageSize", "40", "--if-revision", revision] + common)
+            let swapped = try EnsignProcess.run(
+                ["fleet", "set", "list.pageSize", "40", "--if-revision", revision] + common)
             #expect(swapped.status == 0, "\(swapped.errors)")
             let stale = try EnsignProcess.run(["fleet", "reset", "list.pageSize", "--if-revision", revision] + common)
             #expect(stale.status == 1 && stale.errors.contains("was not reset"))
@@ -149,10 +157,14 @@ extension EtcdIntegrationTests {
             try client.put("/cli/list.pageSize", value: Array("500".utf8))
             try client.put("/cli/list.showPending", value: Array("true".utf8))
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
-            let listed = try EnsignProcess.run(["fleet", "list", "--etcd", cluster.clientURLs[0], "--prefix", "/cli/", "--flags", flags])
+            let listed = try EnsignProcess.run([
+                "fleet", "list", "--etcd", cluster.clientURLs[0], "--prefix", "/cli/", "--flags", flags,
+            ])
             #expect(listed.status == 0)
             let lines = listed.output.split(separator: "\n")
-            #expect(lines.first { $0.hasPrefix("list.pageSize") }?.contains("refused: value 500 is above the maximum of 100") == true)
+            #expect(
+                lines.first { $0.hasPrefix("list.pageSize") }?.contains(
+                    "refused: value 500 is above the maximum of 100") == true)
             #expect(lines.first { $0.hasPrefix("list.showPending") }?.hasSuffix("ok") == true)
         }
     }
@@ -167,7 +179,8 @@ struct FleetCommandUsageTests {
         #expect(try EnsignProcess.run(["fleet", "--etcd", "http://127.0.0.1:1", "--prefix", "/p/"]).status == 2)
         let typo = try EnsignProcess.run(["fleet", "lst", "--etcd", "http://127.0.0.1:1", "--prefix", "/p/"])
         #expect(typo.status == 2 && typo.errors.contains("did you mean 'list'?"))
-        #expect(try EnsignProcess.run(["fleet", "set", "k", "--etcd", "http://127.0.0.1:1", "--prefix", "/p/"]).status == 2)
+        #expect(
+            try EnsignProcess.run(["fleet", "set", "k", "--etcd", "http://127.0.0.1:1", "--prefix", "/p/"]).status == 2)
     }
 
     @Test("An https endpoint is refused with the reason, and an unreachable one fails with exit 1")

@@ -72,7 +72,9 @@ extension EtcdIntegrationTests {
             #expect(
                 paths == ["etcd:\(prefix)list.pageSize", "etcd:\(prefix)list.sortOrder", "etcd:\(prefix)list.layout"])
             let pageSize = try #require(status.diagnostics.first { $0.key == "list.pageSize" })
-            #expect(pageSize.description.hasPrefix("etcd:\(prefix)list.pageSize: error: 'list.pageSize' value 500 is above the maximum of 100"))
+            #expect(
+                pageSize.description.hasPrefix(
+                    "etcd:\(prefix)list.pageSize: error: 'list.pageSize' value 500 is above the maximum of 100"))
             let logged = context.changeLog.filter { if case .fleet = $0.cause { true } else { false } }
             #expect(logged.flatMap(\.diagnostics).count == 3, "the change log records each refused value once")
 
@@ -162,7 +164,9 @@ extension EtcdIntegrationTests {
             #expect(notes.contains("the fleet store is reachable again"))
         }
 
-        @Test("A compaction past the app's revision is recovered by reading everything again, notifying only real changes")
+        @Test(
+            "A compaction past the app's revision is recovered by reading everything again, notifying only real changes"
+        )
         func compactionRecovered() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }

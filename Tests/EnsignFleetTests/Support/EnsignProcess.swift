@@ -41,7 +41,8 @@ enum EnsignProcess {
 
     /// A definitions directory holding `text` as `app.yaml`.
     static func definitionsDirectory(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ensign-fleet-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ensign-fleet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try text.write(to: directory.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
         return directory.path

@@ -154,11 +154,14 @@ final class EtcdCluster: @unchecked Sendable {
                 return
             } catch {
                 lastError = error
-                guard member.isRunning else { throw EtcdTestError("etcd member \(member.name) exited: \(log(of: member))") }
+                guard member.isRunning else {
+                    throw EtcdTestError("etcd member \(member.name) exited: \(log(of: member))")
+                }
                 usleep(20_000)  // polling a condition, with the deadline above
             }
         }
-        throw EtcdTestError("etcd member \(member.name) did not serve within \(timeout): \(String(describing: lastError))")
+        throw EtcdTestError(
+            "etcd member \(member.name) did not serve within \(timeout): \(String(describing: lastError))")
     }
 
     /// The member's log, for failure messages.

@@ -156,7 +156,9 @@ private struct ProxyLoop {
     private func writeAll(_ buffer: [UInt8], count: Int, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < count {
-            let written = buffer.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = buffer.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { return false }
             offset += written
         }

@@ -26,8 +26,10 @@ struct FleetLayerTests {
         let context = try AppContext(
             definitions: Self.definitions, deploymentOverlays: ["flags:\n  list.pageSize: 30\n  list.rollout: false\n"])
         context.replaceFleetLayer(
-            ["list.pageSize": value(50, revision: 7, key: "list.pageSize"),
-             "list.rollout": value(true, revision: 8, key: "list.rollout")],
+            [
+                "list.pageSize": value(50, revision: 7, key: "list.pageSize"),
+                "list.rollout": value(true, revision: 8, key: "list.rollout"),
+            ],
             source: "etcd http://e1", revision: 8)
         let details = context.details(forKeyNamed: "list.pageSize")
         #expect(details.value == 50 && details.reason == .staticValue)
@@ -54,8 +56,10 @@ struct FleetLayerTests {
         context.replaceFleetLayer(
             ["list.pageSize": value(50, revision: 2, key: "list.pageSize")], source: "etcd http://e1", revision: 2)
         context.replaceFleetLayer(
-            ["list.pageSize": value(50, revision: 2, key: "list.pageSize"),
-             "list.sortOrder": value("recent", revision: 3, key: "list.sortOrder")],
+            [
+                "list.pageSize": value(50, revision: 2, key: "list.pageSize"),
+                "list.sortOrder": value("recent", revision: 3, key: "list.sortOrder"),
+            ],
             source: "etcd http://e1", revision: 3)
         // A full re-read from another endpoint: same values, new origins.
         context.replaceFleetLayer(
@@ -74,15 +78,18 @@ struct FleetLayerTests {
     func refusedValue() throws {
         let context = try AppContext(definitions: Self.definitions)
         let problems = context.replaceFleetLayer(
-            ["list.pageSize": value(500, revision: 4, key: "list.pageSize"),
-             "list.sortOrder": value("name", revision: 5, key: "list.sortOrder"),
-             "list.unknown": value(true, revision: 6, key: "list.unknown")],
+            [
+                "list.pageSize": value(500, revision: 4, key: "list.pageSize"),
+                "list.sortOrder": value("name", revision: 5, key: "list.sortOrder"),
+                "list.unknown": value(true, revision: 6, key: "list.unknown"),
+            ],
             source: "etcd http://e1", revision: 6)
         #expect(context.value(forKeyNamed: "list.sortOrder") == "name")
         #expect(context.value(forKeyNamed: "list.pageSize") == 20)
         #expect(problems.map(\.severity) == [.error, .warning])
-        #expect(problems[0].description.hasPrefix(
-            "etcd:/app/list.pageSize: error: 'list.pageSize' value 500 is above the maximum of 100"))
+        #expect(
+            problems[0].description.hasPrefix(
+                "etcd:/app/list.pageSize: error: 'list.pageSize' value 500 is above the maximum of 100"))
         #expect(problems[1].message.contains("no flag or preference 'list.unknown' is defined"))
         let status = context.status
         #expect(status.isDegraded && status.since != nil)
@@ -103,7 +110,9 @@ struct FleetLayerTests {
         #expect(!context.status.isDegraded && context.status.since == nil)
     }
 
-    @Test("While the store is unreachable the values stay, the status is degraded since the first failure, and each outage is logged once")
+    @Test(
+        "While the store is unreachable the values stay, the status is degraded since the first failure, and each outage is logged once"
+    )
     func unreachable() throws {
         let context = try AppContext(definitions: Self.definitions)
         context.replaceFleetLayer(
