@@ -23,6 +23,8 @@ let package = Package(
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
         .target(name: "EnsignFleet", dependencies: ["Ensign"]),
         .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignFleet"]),
+        // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
+        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign"]),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
         // A helper process for tests that need several writers or a killed one.

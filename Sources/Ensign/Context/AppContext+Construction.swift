@@ -30,6 +30,7 @@ extension AppContext {
     ///
     /// - Parameters:
     ///   - definitions: definitions files' contents (each string is one file).
+    ///   - environment: the environment to resolve for.
     ///   - environmentOverlay: the environment's overlay file, if any.
     ///   - deploymentOverlays: deployment overlay files, applied in order.
     public convenience init(

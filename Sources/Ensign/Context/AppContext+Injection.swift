@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 extension AppContext {
-    /// The context of the current task: the one given to ``withAppContext(_:operation:)-(_,()->R)``
+    /// The context of the current task: the one given to ``withAppContext(_:operation:)``
     /// around it, or ``unconfigured``.
     ///
     /// Module code can read it without a parameter; ``ContextValue`` reads through it.

@@ -13,7 +13,10 @@ extension AppContext {
     /// }
     /// ```
     ///
-    /// - Parameter label: names the observer in the change log (`ensign log`).
+    /// - Parameters:
+    ///   - key: the flag to observe.
+    ///   - label: names the observer in the change log (`ensign log`).
+    ///   - handler: called with each new value.
     public func observe<Value>(
         _ key: FlagKey<Value>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {

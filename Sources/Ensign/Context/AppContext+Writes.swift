@@ -2,14 +2,18 @@ extension AppContext {
     /// Overrides a key's value at run time (layer 7; in a child context, a scope override).
     ///
     /// The value is checked against the key's definition first; a refused write changes
-    /// nothing. Overrides show as `OVERRIDE` in ``details(for:)``, with `actor` and the time.
+    /// nothing. Overrides show as `OVERRIDE` in `details(for:)`, with `actor` and the time.
     ///
     /// ```swift
     /// try context.setOverride(.showPendingList, to: true)
     /// ```
     ///
-    /// - Parameter persist: also save the override to the overrides file, so it is applied
-    ///   again at the next start (a debug-menu choice that survives restarts).
+    /// - Parameters:
+    ///   - key: the flag to override.
+    ///   - value: its new value.
+    ///   - actor: who sets it, for provenance and the change log (`code`, `menu`, …).
+    ///   - persist: also save the override to the overrides file, so it is applied again at
+    ///     the next start (a debug-menu choice that survives restarts).
     public func setOverride<Value>(
         _ key: FlagKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
     ) throws(ContextWriteError) {

@@ -15,7 +15,7 @@ import Observation
 /// Each key resolves through these layers, lowest first: the code default in the typed key,
 /// the definition's default, the environment's value, deployment files, the fleet layer,
 /// targeting rules, the user's preference (preferences only), runtime overrides, and a child
-/// context's scope overrides. ``details(for:)`` tells which layer won and why.
+/// context's scope overrides. `details(for:)` tells which layer won and why.
 ///
 /// Reads never throw and never block on writers: a read takes the current immutable
 /// snapshot and indexes into it. Writes (overrides, preferences, evaluation context,

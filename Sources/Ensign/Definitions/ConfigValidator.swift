@@ -18,8 +18,10 @@ public struct ConfigValidator: Sendable {
 
     /// Validates the given directories and files.
     ///
-    /// - Parameter environment: when given, only that environment's overlay is checked in
-    ///   each directory; otherwise every `environments/*.yaml` is.
+    /// - Parameters:
+    ///   - paths: definitions directories and files, definitions or overlays.
+    ///   - environment: when given, only that environment's overlay is checked in each
+    ///     directory; otherwise every `environments/*.yaml` is.
     public func validate(paths: [String], environment: String? = nil) -> ValidationReport {
         var diagnostics: [Diagnostic] = []
         var definitionFiles: [DefinitionLoader.ParsedFile] = []

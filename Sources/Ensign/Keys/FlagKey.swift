@@ -11,7 +11,7 @@
 /// ```
 ///
 /// App code cannot write a flag's value directly; it sets an override
-/// (``AppContext/setOverride(_:to:actor:)``), which is visible as such in ``AppContext/details(for:)``.
+/// (`setOverride(_:to:)`), which is visible as such in `details(for:)`.
 public struct FlagKey<Value: FlagValueConvertible>: Sendable {
     /// The key as written in definitions files (full, or relative to a scope's prefix).
     public var name: String { identity.name }
@@ -29,7 +29,7 @@ public struct FlagKey<Value: FlagValueConvertible>: Sendable {
 }
 
 /// A typed key for a user preference: like ``FlagKey``, but the app sets its value with
-/// ``AppContext/setPreference(_:to:)`` and the user's choice wins over every file.
+/// `setPreference(_:to:)` and the user's choice wins over every file.
 ///
 /// ```swift
 /// extension UserPreferenceKey where Value == Bool {

@@ -7,7 +7,7 @@
 /// enum SortOrder: String, FlagValueConvertible { case name, recent }
 /// ```
 ///
-/// For `object` flags, a `Codable` struct conforms through ``CodableFlagValue``.
+/// For `object` flags, a `Codable` struct conforms through `CodableFlagValue`.
 public protocol FlagValueConvertible: Sendable, Equatable {
     /// The definition type values of this Swift type correspond to.
     static var flagType: FlagType { get }

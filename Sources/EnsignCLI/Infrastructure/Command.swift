@@ -17,8 +17,28 @@ protocol Command {
 }
 
 extension Command {
+    /// `--help`: usage first, for a quick look.
     static var help: String {
         "usage: ensign \(synopsis)\n\n\(summary)\n\n\(details)"
+    }
+
+    /// `ensign help COMMAND`: the same text laid out as a manual page.
+    static var manual: String {
+        let indented = details.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        return """
+            NAME
+                ensign \(name) — \(summary)
+
+            SYNOPSIS
+                ensign \(synopsis)
+
+            DESCRIPTION
+            \(indented)
+
+            SEE ALSO
+                ensign help, ensign completions bash|zsh, the DebugCLI article of the documentation
+            """
     }
 }
 
@@ -36,6 +56,7 @@ struct CommandEntry {
     let summary: String
     let synopsis: String
     let help: String
+    let manual: String
     let flags: Set<String>
     let options: Set<String>
     let run: (ParsedArguments, inout Console) throws -> Int32
@@ -45,6 +66,7 @@ struct CommandEntry {
         summary = C.summary
         synopsis = C.synopsis
         help = C.help
+        manual = C.manual
         flags = C.flags
         options = C.options
         run = { arguments, console in try C.run(arguments, console: &console) }

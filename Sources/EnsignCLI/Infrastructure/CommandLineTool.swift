@@ -9,6 +9,7 @@ enum CommandLineTool {
             CommandEntry(ListCommand.self),
             CommandEntry(SchemaCommand.self),
             CommandEntry(FleetCommand.self),
+            CommandEntry(CompletionsCommand.self),
         ]
     }
 
@@ -61,10 +62,11 @@ enum CommandLineTool {
             return ExitStatus.success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            console.printError("ensign help: no command '\(name)'")
+            console.printError(
+                "ensign help: no command '\(name)'\(Suggestions.didYouMean(name, among: commands.map(\.name)))")
             return ExitStatus.usage
         }
-        console.print(command.help)
+        console.print(command.manual)
         return ExitStatus.success
     }
 

@@ -49,9 +49,7 @@ struct Console {
     private static func writeAll(_ bytes: inout [UInt8], to descriptor: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                writeToDescriptor(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
+            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0, errno == EINTR { continue }
             if written <= 0 { break }
             offset += written
@@ -65,11 +63,6 @@ struct Console {
     }
 }
 
-/// `write(2)`, named apart from ``Console/write(_:)``, which would otherwise shadow it inside `Console`.
-private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}
-
 /// ANSI styles used in output.
 enum TextStyle: String {
     case bold = "1"
@@ -78,4 +71,9 @@ enum TextStyle: String {
     case green = "32"
     case yellow = "1;33"
     case cyan = "36"
+}
+
+/// The POSIX `write`, under a name that does not clash with ``Console/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

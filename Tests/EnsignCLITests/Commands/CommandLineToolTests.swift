@@ -1,4 +1,5 @@
 import Ensign
+import Foundation
 import Testing
 
 @Suite("ensign's command dispatch, help and exit codes")
@@ -38,13 +39,34 @@ struct CommandLineToolTests {
         #expect(result.errors.contains("'--env' needs a value"))
     }
 
-    @Test("Every command answers --help and help <command>", arguments: ["validate", "list", "schema"])
+    @Test(
+        "Every command answers --help, and help <command> prints a manual page",
+        arguments: ["validate", "eval", "list", "schema", "completions"])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
         let viaHelp = try CLIRunner.run(["help", command])
         #expect(viaFlag.status == 0)
         #expect(viaFlag.output.hasPrefix("usage: ensign \(command)"))
-        #expect(viaHelp.output == viaFlag.output)
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.output.hasPrefix("NAME\n    ensign \(command) — "))
+        #expect(viaHelp.output.contains("SYNOPSIS\n    ensign \(command)"))
+    }
+
+    @Test("Completion scripts know every command and its options, and bash accepts the script")
+    func completions() throws {
+        let bash = try CLIRunner.run(["completions", "bash"])
+        #expect(bash.status == 0)
+        #expect(bash.output.contains("validate) options=\"--env --help --json --strict\""))
+        let zsh = try CLIRunner.run(["completions", "zsh"])
+        #expect(zsh.output.hasPrefix("#compdef ensign"))
+        #expect(zsh.output.contains("'eval:"))
+        let path = try CLIRunner.temporaryFile(bash.output, name: "ensign.bash")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-n", path]  // syntax check
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("list --flags shows every sample key with its type and default")

@@ -5,32 +5,9 @@ import Testing
 
 @Suite("Loading a definitions directory")
 struct DefinitionDirectoryTests {
-    /// A fresh temporary directory, removed when the test's scope ends.
-    final class TemporaryDirectory {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("ensign-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        func write(_ relativePath: String, _ text: String) throws {
-            let url = URL(fileURLWithPath: path).appendingPathComponent(relativePath)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-
-        func link(_ relativePath: String, to destination: String) throws {
-            try FileManager.default.createSymbolicLink(
-                atPath: URL(fileURLWithPath: path).appendingPathComponent(relativePath).path,
-                withDestinationPath: destination)
-        }
-    }
-
     @Test("Definitions, .yml and .json files, and environment overlays are read; other files are not")
     func readsAllKinds() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFlagsDirectory()
         try directory.write("a.yaml", "version: 1\nflags:\n  a: { default: 1 }\n")
         try directory.write("b.yml", "flags:\n  b: { default: true }\n")
         try directory.write("c.json", #"{"flags": {"c": {"variants": {"x": "X"}, "defaultVariant": "x"}}}"#)
@@ -46,7 +23,7 @@ struct DefinitionDirectoryTests {
 
     @Test("A Kubernetes ConfigMap layout (links into a hidden ..data directory) loads once")
     func configMapLayout() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFlagsDirectory()
         try directory.write("..2026_11_29_10_00_00.123/app.yaml", "flags:\n  a: { default: 1 }\n")
         try directory.link("..data", to: "..2026_11_29_10_00_00.123")
         try directory.link("app.yaml", to: "..data/app.yaml")
@@ -59,7 +36,7 @@ struct DefinitionDirectoryTests {
     func missingAndEmpty() throws {
         let missing = DefinitionLoader().loadDirectory("/nonexistent/ensign/flags")
         #expect(missing.diagnostics.map(\.description) == ["/nonexistent/ensign/flags: error: no such directory"])
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFlagsDirectory()
         let empty = DefinitionLoader().loadDirectory(directory.path)
         #expect(empty.diagnostics.first?.severity == .warning)
         #expect(empty.definitions.count == 0)

@@ -3,9 +3,26 @@ import Testing
 
 @testable import Ensign
 
-@Suite("Watching deployment and definitions files")
+// Serialized: the descriptor-leak test counts this process's inotify descriptors, which the
+// other watcher tests would change if they ran at the same time.
+@Suite("Watching deployment and definitions files", .serialized)
 struct FileWatchingTests {
     static let definitions = "version: 1\nflags:\n  list.pageSize: { type: int, default: 20, maximum: 100 }\n"
+
+    /// A fresh directory with a deployment file setting the page size to 30, and a context
+    /// watching it. The directory lives as long as the fixture.
+    struct Deployed {
+        let directory: TemporaryFlagsDirectory
+        let deployment: String
+        let context: AppContext
+
+        init() throws {
+            directory = try TemporaryFlagsDirectory()
+            deployment = directory.path + "/deploy/flags.yaml"
+            try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
+            context = try FileWatchingTests.watchedContext(directory, deployment: deployment)
+        }
+    }
 
     /// A context over a definitions directory and one deployment file, watching both.
     static func watchedContext(_ directory: TemporaryFlagsDirectory, deployment: String) throws -> AppContext {
@@ -20,10 +37,8 @@ struct FileWatchingTests {
 
     @Test("An editor's rename-replace of a deployment file is picked up")
     func renameReplace() async throws {
-        let directory = try TemporaryFlagsDirectory()
-        let deployment = directory.path + "/deploy/flags.yaml"
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
-        let context = try Self.watchedContext(directory, deployment: deployment)
+        let fixture = try Deployed()
+        let (deployment, context) = (fixture.deployment, fixture.context)
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
         try "flags:\n  list.pageSize: 40\n".write(toFile: deployment + ".swp", atomically: false, encoding: .utf8)
         #expect(rename(deployment + ".swp", deployment) == 0)
@@ -48,10 +63,8 @@ struct FileWatchingTests {
 
     @Test("Deleting and re-creating a file is picked up; a deleted deployment file is a failed reload")
     func deleteAndRecreate() async throws {
-        let directory = try TemporaryFlagsDirectory()
-        let deployment = directory.path + "/deploy/flags.yaml"
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
-        let context = try Self.watchedContext(directory, deployment: deployment)
+        let fixture = try Deployed()
+        let (directory, deployment, context) = (fixture.directory, fixture.deployment, fixture.context)
         try FileManager.default.removeItem(atPath: deployment)
         context.reloadIfNeeded()
         #expect(context.status.isDegraded)
@@ -63,10 +76,8 @@ struct FileWatchingTests {
 
     @Test("A bad edit keeps the last good values; the next good edit applies with one notification")
     func badThenGood() async throws {
-        let directory = try TemporaryFlagsDirectory()
-        let deployment = directory.path + "/deploy/flags.yaml"
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
-        let context = try Self.watchedContext(directory, deployment: deployment)
+        let fixture = try Deployed()
+        let (directory, context) = (fixture.directory, fixture.context)
         let seen = Recorder<Int>()
         let token = context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) }
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 500\n")
@@ -83,10 +94,8 @@ struct FileWatchingTests {
 
     @Test("Rewriting the same bytes reloads nothing")
     func noOpChange() async throws {
-        let directory = try TemporaryFlagsDirectory()
-        let deployment = directory.path + "/deploy/flags.yaml"
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
-        let context = try Self.watchedContext(directory, deployment: deployment)
+        let fixture = try Deployed()
+        let (directory, context) = (fixture.directory, fixture.context)
         let before = context.changeLog.count
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
         context.reloadIfNeeded()
@@ -106,17 +115,18 @@ struct FileWatchingTests {
     func noLeaks() throws {
         let directory = try TemporaryFlagsDirectory()
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
-        let before = openFileDescriptorCount()
-        for _ in 0..<5 {
+        let before = openInotifyDescriptorCount()
+        do {
             let context = try Self.watchedContext(directory, deployment: directory.path + "/deploy/flags.yaml")
             #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+            #expect(openInotifyDescriptorCount() == before + 1)
         }
-        // Dispatch closes a cancelled source's descriptor on its queue; give it a moment.
-        var after = openFileDescriptorCount()
-        for _ in 0..<50 where after > before {
+        // Dispatch closes a cancelled source's descriptor on its queue: wait for it, bounded.
+        var after = openInotifyDescriptorCount()
+        for _ in 0..<100 where after > before {
             usleep(10_000)
-            after = openFileDescriptorCount()
+            after = openInotifyDescriptorCount()
         }
-        #expect(after <= before)
+        #expect(after == before)
     }
 }

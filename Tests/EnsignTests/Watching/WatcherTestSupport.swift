@@ -27,7 +27,11 @@ func waitForValue(
     }
 }
 
-/// The number of open file descriptors of this process.
-func openFileDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// The number of inotify descriptors this process has open (each watcher owns one).
+func openInotifyDescriptorCount() -> Int {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.filter { name in
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
+        return target?.contains("inotify") == true
+    }.count
 }

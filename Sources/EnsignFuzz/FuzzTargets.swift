@@ -1,0 +1,48 @@
+import Ensign
+
+/// The code under fuzzing: each target takes arbitrary bytes and must never crash, hang or
+/// leak, whatever they are. Errors are fine; traps are bugs.
+enum FuzzTargets {
+    static let names = ["yaml", "targeting"]
+
+    static func run(_ target: String, _ bytes: [UInt8]) {
+        switch target {
+        case "yaml": yamlAndDefinitions(bytes)
+        case "targeting": targeting(bytes)
+        default: break
+        }
+    }
+
+    /// The YAML layer, the definitions loader and overlay reading, and the emitter round trip.
+    static func yamlAndDefinitions(_ bytes: [UInt8]) {
+        let loader = DefinitionLoader(today: CalendarDay("2026-01-01")!)
+        let source = ConfigSource(name: "fuzz.yaml", bytes: bytes)
+        let loaded = loader.loadDefinitions(from: [source])
+        _ = loader.readOverlay(source, definitions: loaded.definitions)
+        if let documents = try? YAMLParser().documents(from: bytes, file: "fuzz.yaml"), !documents.isEmpty {
+            // What the emitter writes must parse again.
+            if let text = try? YAMLEmitter().text(forDocuments: documents) {
+                _ = try? YAMLParser().documents(from: text, file: "emitted.yaml")
+            }
+        }
+        // A context over definitions that loaded cleanly resolves every key.
+        if !loaded.diagnostics.containsErrors {
+            let evaluator = FlagEvaluator(definitions: loaded.definitions)
+            for key in loaded.definitions.keys.prefix(50) {
+                _ = evaluator.details(forKeyNamed: key, context: ["targetingKey": "fuzz", "country": "FR"])
+            }
+        }
+    }
+
+    /// The JsonLogic compiler and evaluator: the first line is the rule, the rest the data.
+    static func targeting(_ bytes: [UInt8]) {
+        let split = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+        guard let rule = try? JSONValue(jsonBytes: Array(bytes[..<split])) else { return }
+        let data = split < bytes.endIndex ? (try? JSONValue(jsonBytes: Array(bytes[(split + 1)...]))) ?? .null : .null
+        let compilation = TargetingRule.compile(rule, evaluators: ["shared": ["var": "x"]])
+        guard let compiled = compilation.rule else { return }
+        _ = compiled.evaluate(data: data, flagKey: "fuzz-flag")
+        _ = compiled.evaluate(context: EvaluationContext(json: data), flagKey: "fuzz-flag", timestamp: 0)
+        _ = compiled.possibleStringResults
+    }
+}
