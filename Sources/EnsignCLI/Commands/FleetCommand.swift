@@ -185,12 +185,11 @@ enum FleetCommand: Command {
             let bytes = Array(value.jsonText.utf8)
             let revision: Int64
             if let ifRevision {
-                switch try client.write(etcdKey, value: bytes, ifModRevision: ifRevision) {
-                case .succeeded(let written): revision = written
-                case .failed(let current, _):
-                    console.printError(conflict(key, expected: ifRevision, current: current, action: "written"))
+                guard let written = try guardedWrite(key, value: bytes, ifRevision: ifRevision, console: &console)
+                else {
                     return ExitStatus.failure
                 }
+                revision = written
             } else {
                 revision = try client.put(etcdKey, value: bytes)
             }
@@ -209,12 +208,10 @@ enum FleetCommand: Command {
             let revision: Int64
             var deleted: Int64 = 1
             if let ifRevision {
-                switch try client.write(etcdKey, value: nil, ifModRevision: ifRevision) {
-                case .succeeded(let written): revision = written
-                case .failed(let current, _):
-                    console.printError(conflict(key, expected: ifRevision, current: current, action: "reset"))
+                guard let written = try guardedWrite(key, value: nil, ifRevision: ifRevision, console: &console) else {
                     return ExitStatus.failure
                 }
+                revision = written
             } else {
                 (revision, deleted) = try client.delete(etcdKey)
             }
@@ -270,6 +267,21 @@ enum FleetCommand: Command {
                 object["problem"] = problem(key: key, keyValue: keyValue).map(JSONValue.string) ?? .null
             }
             return .object(object)
+        }
+
+        /// Writes (or, with `nil`, deletes) `key` if its revision is still `ifRevision`; returns
+        /// the write's revision, or `nil` after explaining the conflict.
+        private func guardedWrite(
+            _ key: String, value: [UInt8]?, ifRevision: Int64, console: inout Console
+        ) throws -> Int64? {
+            switch try client.write(client.etcdKey(forFlagKey: key), value: value, ifModRevision: ifRevision) {
+            case .succeeded(let revision):
+                return revision
+            case .failed(let current, _):
+                let action = value == nil ? "reset" : "written"
+                console.printError(conflict(key, expected: ifRevision, current: current, action: action))
+                return nil
+            }
         }
 
         private func conflict(_ key: String, expected: Int64, current: EtcdKeyValue?, action: String) -> String {

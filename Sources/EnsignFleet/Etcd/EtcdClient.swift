@@ -129,7 +129,8 @@ public struct EtcdClient: Sendable {
 
 extension EtcdError {
     /// Whether the request certainly did not reach the state machine: the connection could
-    /// not be made, or the member refused it for want of a leader.
+    /// not be made, or the member refused it for want of a leader. (The reasons of
+    /// `unreachable` are `HTTPError` descriptions, made in `EtcdEndpoint.transportError`.)
     var wasCertainlyNotApplied: Bool {
         switch self {
         case .unreachable(let reasons):

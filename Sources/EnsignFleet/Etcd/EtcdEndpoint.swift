@@ -31,7 +31,14 @@ struct EtcdEndpoint: Sendable {
     }
 
     private func callOnce(_ path: String, _ body: JSONValue) throws(EtcdError) -> JSONValue {
-        let request = HTTPRequest(path: path, headers: try headers(), body: Array(body.jsonText.utf8))
+        try post(path, body, headers: try headers())
+    }
+
+    /// POSTs `body` to `path` and returns the answer's JSON, or the error it holds.
+    private func post(_ path: String, _ body: JSONValue, headers: [(name: String, value: String)]) throws(EtcdError)
+        -> JSONValue
+    {
+        let request = HTTPRequest(path: path, headers: headers, body: Array(body.jsonText.utf8))
         let response: HTTPResponse
         do {
             response = try connection.send(request, timeout: configuration.requestTimeout)
@@ -59,15 +66,7 @@ struct EtcdEndpoint: Sendable {
         guard let credentials = configuration.credentials else { return nil }
         if let token = tokens.token(for: name) { return token }
         let body = JSONValue.object(["name": .string(credentials.username), "password": .string(credentials.password)])
-        let request = HTTPRequest(path: "/v3/auth/authenticate", body: Array(body.jsonText.utf8))
-        let response: HTTPResponse
-        do {
-            response = try connection.send(request, timeout: configuration.requestTimeout)
-        } catch {
-            throw transportError(error)
-        }
-        let json = try parse(response.body)
-        guard response.status == 200 else { throw serverError(json, status: response.status) }
+        let json = try post("/v3/auth/authenticate", body, headers: [(name: "Content-Type", value: "application/json")])
         guard let token = json["token"]?.stringValue else {
             throw .malformedResponse(endpoint: name, detail: "authenticate returned no token")
         }

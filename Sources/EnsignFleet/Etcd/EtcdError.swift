@@ -34,7 +34,7 @@ public enum EtcdError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unreachable: return true
         case .server(_, let code, let message):
-            return code == 14 || message.contains("no leader") || message.contains("not capable")
+            return code == 14 || message.contains("no leader")
         default: return false
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Ensign
 @testable import EnsignFleet
 
 extension EtcdIntegrationTests {
@@ -94,6 +95,44 @@ extension EtcdIntegrationTests {
                 return seen.isEmpty
             }
             #expect(seen.map(\.keyValue.key) == ["/test/live"] && seen.first?.kind == .put)
+        }
+
+        @Test(
+            "With credentials the client authenticates, and again when its token is rejected",
+            .enabled(if: EtcdCluster.etcdctl != nil, "etcdctl is not installed; scripts/setup installs etcd-client"))
+        func authentication() throws {
+            let cluster = try EtcdCluster()
+            defer { cluster.stop() }
+            try cluster.etcdctl(["user", "add", "root:secret"])
+            try cluster.etcdctl(["auth", "enable"])
+            var configuration = EtcdConfiguration(endpoints: cluster.clientURLs, keyPrefix: "/auth/")
+            #expect(
+                throws: EtcdError.server(
+                    endpoint: cluster.clientURLs[0], code: 3, message: "etcdserver: user name is empty")
+            ) {
+                _ = try EtcdClient(configuration: configuration).get("/auth/k")
+            }
+            configuration.credentials = EtcdCredentials(username: "root", password: "wrong")
+            #expect {
+                _ = try EtcdClient(configuration: configuration).get("/auth/k")
+            } throws: { error in
+                "\(error)".contains("authentication failed")
+            }
+            configuration.credentials = EtcdCredentials(username: "root", password: "secret")
+            let client = try EtcdClient(configuration: configuration)
+            try client.put("/auth/list.pageSize", value: Array("50".utf8))
+            #expect(try client.get("/auth/list.pageSize").keyValue?.valueText == "50")
+            // An expired or revoked token: the client authenticates again on its own.
+            client.endpoints[0].tokens.store("expired", for: cluster.clientURLs[0])
+            #expect(try client.get("/auth/list.pageSize").keyValue?.valueText == "50")
+
+            let context = try AppContext(definitions: bankDefinitions)
+            var sourceConfiguration = testConfiguration(cluster.clientURLs, prefix: "/auth/")
+            sourceConfiguration.credentials = configuration.credentials
+            let source = try EtcdFleetSource.start(context: context, configuration: sourceConfiguration)
+            defer { source.stop() }
+            #expect(source.waitUntilSynced(timeout: .seconds(10)))
+            #expect(context.value(forKeyNamed: "list.pageSize") == 50)
         }
 
         @Test("The prefix range end covers exactly the keys under the prefix")

@@ -74,13 +74,11 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let prefix = uniquePrefix("kill")
-            let apps = try (0..<2).map { _ in try AppContext(definitions: WriteStream.definitions) }
-            let sources = try apps.map {
-                try EtcdFleetSource.start(
-                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
-            }
-            defer { for source in sources { source.stop() } }
-            for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
+            let fleet = try FleetApps(
+                definitions: WriteStream.definitions, endpoints: [cluster.clientURLs, cluster.clientURLs],
+                prefix: prefix)
+            defer { fleet.stop() }
+            let (apps, sources) = (fleet.contexts, fleet.sources)
 
             let stream = WriteStream(client: try cluster.client(prefix: prefix), prefix: prefix)
             #expect(stream.acknowledged.wait(until: { $0 >= 20 }, timeout: .seconds(30)))
@@ -104,15 +102,11 @@ extension EtcdIntegrationTests {
             defer { cluster.stop() }
             let prefix = uniquePrefix("three")
             let urls = cluster.clientURLs
-            let apps = try (0..<2).map { _ in try AppContext(definitions: WriteStream.definitions) }
             // The first app starts on member 0 (the one to be killed), the second on member 1.
-            let sources = try [
-                EtcdFleetSource.start(context: apps[0], configuration: testConfiguration(urls, prefix: prefix)),
-                EtcdFleetSource.start(
-                    context: apps[1], configuration: testConfiguration([urls[1], urls[2], urls[0]], prefix: prefix)),
-            ]
-            defer { for source in sources { source.stop() } }
-            for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
+            let fleet = try FleetApps(
+                definitions: WriteStream.definitions, endpoints: [urls, [urls[1], urls[2], urls[0]]], prefix: prefix)
+            defer { fleet.stop() }
+            let apps = fleet.contexts
             #expect(apps[0].status.fleet?.source == "etcd \(urls[0])")
 
             let stream = WriteStream(client: try cluster.client(prefix: prefix), prefix: prefix)

@@ -12,13 +12,10 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let prefix = uniquePrefix("cli")
-            let apps = try (0..<2).map { _ in try AppContext(definitions: bankDefinitions) }
-            let sources = try apps.map {
-                try EtcdFleetSource.start(
-                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
-            }
-            defer { for source in sources { source.stop() } }
-            for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
+            let fleet = try FleetApps(
+                definitions: bankDefinitions, endpoints: [cluster.clientURLs, cluster.clientURLs], prefix: prefix)
+            defer { fleet.stop() }
+            let apps = fleet.contexts
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
             let result = try EnsignProcess.run([
                 "fleet", "set", "list.pageSize", "75", "--etcd", cluster.clientURLs.joined(separator: ","), "--prefix",
@@ -40,13 +37,10 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let prefix = uniquePrefix("latency")
-            let apps = try (0..<2).map { _ in try AppContext(definitions: bankDefinitions) }
-            let sources = try apps.map {
-                try EtcdFleetSource.start(
-                    context: $0, configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
-            }
-            defer { for source in sources { source.stop() } }
-            for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
+            let fleet = try FleetApps(
+                definitions: bankDefinitions, endpoints: [cluster.clientURLs, cluster.clientURLs], prefix: prefix)
+            defer { fleet.stop() }
+            let apps = fleet.contexts
 
             // Each app's observer records when it saw each new value.
             let observed = apps.map { _ in ConditionLock<[ContinuousClock.Instant]>([]) }

@@ -10,14 +10,37 @@ final class EtcdCluster: @unchecked Sendable {
     // from the test that owns the cluster; `members` itself never changes after init.
 
     /// The `etcd` binary, when installed (`scripts/setup` installs Debian's `etcd-server`).
-    static let executable: String? = {
+    static let executable = findExecutable("etcd")
+
+    /// `etcdctl` (Debian's `etcd-client`), for tests that administer the cluster.
+    static let etcdctl = findExecutable("etcdctl")
+
+    /// The path of `name` on `$PATH` (or in /usr/bin, /usr/local/bin), if it is installed.
+    private static func findExecutable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
-            let candidate = "\(directory)/etcd"
+            let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
-    }()
+    }
+
+    /// Runs `etcdctl` against the cluster; returns its output, or throws with it when it fails.
+    @discardableResult
+    func etcdctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.etcdctl!)
+        process.arguments = ["--endpoints=\(clientURLs.joined(separator: ","))"] + arguments
+        process.environment = ["ETCDCTL_API": "3"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw EtcdTestError("etcdctl \(arguments) failed: \(text)") }
+        return text
+    }
 
     /// Why etcd tests are skipped, for `.enabled(if:)`.
     static let isAvailable = executable != nil
