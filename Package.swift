@@ -30,7 +30,10 @@ let package = Package(
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI"]),
-        .testTarget(name: "EnsignFleetTests", dependencies: ["EnsignFleet", "EnsignCLI"]),
+        .testTarget(name: "EnsignFleetTests", dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe"]),
+        // An app instance joining a fleet, for tests that run several app processes.
+        .executableTarget(
+            name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

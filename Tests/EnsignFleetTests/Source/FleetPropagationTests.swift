@@ -7,79 +7,68 @@ import Testing
 extension EtcdIntegrationTests {
     @Suite("Fleet propagation")
     struct FleetPropagationTests {
-        @Test("Two app contexts on one prefix both see an `ensign fleet set`")
+        @Test("Two app processes on one prefix both see an `ensign fleet set`")
         func twoAppsSeeFleetSet() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let prefix = uniquePrefix("cli")
-            let fleet = try FleetApps(
-                definitions: bankDefinitions, endpoints: [cluster.clientURLs, cluster.clientURLs], prefix: prefix)
-            defer { fleet.stop() }
-            let apps = fleet.contexts
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            let probes = try (0..<2).map { _ in
+                try FleetProbe(flags: flags, endpoints: cluster.clientURLs, prefix: prefix, key: "list.pageSize")
+            }
+            defer { for probe in probes { probe.stop() } }
             let result = try EnsignProcess.run([
                 "fleet", "set", "list.pageSize", "75", "--etcd", cluster.clientURLs.joined(separator: ","), "--prefix",
                 prefix, "--flags", flags,
             ])
             #expect(result.status == 0, "\(result.errors)")
-            for app in apps {
-                #expect(waitForValue(app, "list.pageSize", 75))
-                #expect(app.details(forKeyNamed: "list.pageSize").source.layer == .fleet)
+            for probe in probes {
+                #expect(probe.waitForSightings(1))
+                #expect(probe.sightings.map(\.value) == ["75"])
             }
         }
 
         /// The fleet propagation benchmark: the time from a write's acknowledgement (the put
-        /// returned) to the observer callback in each of two apps, over many toggles, printed
-        /// as p50/p99. `ENSIGN_FLEET_TOGGLES` sets the number of toggles (default 120).
-        @Test("Fleet propagation latency: write acknowledgement → observer in two apps, p50/p99 over ≥ 100 toggles")
+        /// returned) to the observer callback in each of two app processes, over many toggles,
+        /// printed as p50/p99. `ENSIGN_FLEET_TOGGLES` sets the number of toggles (default 120).
+        @Test("Fleet propagation latency: write acknowledgement → observer in two app processes, p50/p99")
         func propagationLatency() throws {
             let toggles = ProcessInfo.processInfo.environment["ENSIGN_FLEET_TOGGLES"].flatMap(Int.init) ?? 120
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let prefix = uniquePrefix("latency")
-            let fleet = try FleetApps(
-                definitions: bankDefinitions, endpoints: [cluster.clientURLs, cluster.clientURLs], prefix: prefix)
-            defer { fleet.stop() }
-            let apps = fleet.contexts
-
-            // Each app's observer records when it saw each new value.
-            let observed = apps.map { _ in ConditionLock<[ContinuousClock.Instant]>([]) }
-            let tokens = zip(apps, observed).map { app, times in
-                app.observe(keysNamed: ["list.showPending"], label: "latency probe") { _ in
-                    let now = ContinuousClock.now
-                    times.update { $0.append(now) }
-                }
+            let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            let probes = try (0..<2).map { _ in
+                try FleetProbe(flags: flags, endpoints: cluster.clientURLs, prefix: prefix, key: "list.showPending")
             }
-            defer { for token in tokens { token.cancel() } }
+            defer { for probe in probes { probe.stop() } }
             let client = try cluster.client(prefix: prefix)
-            var sent: [ContinuousClock.Instant] = []
-            var acknowledged: [ContinuousClock.Instant] = []
+            var sent: [UInt64] = []
+            var acknowledged: [UInt64] = []
             for toggle in 0..<toggles {
                 let value = toggle % 2 == 0 ? "true" : "false"  // the default is false: every write is a change
-                sent.append(.now)
+                sent.append(FleetProbe.monotonicNanoseconds())
                 try client.put(prefix + "list.showPending", value: Array(value.utf8))
-                acknowledged.append(.now)
-                for times in observed {
-                    #expect(times.wait(until: { $0.count > toggle }, timeout: .seconds(5)), "toggle \(toggle) arrives")
+                acknowledged.append(FleetProbe.monotonicNanoseconds())
+                for probe in probes {
+                    #expect(probe.waitForSightings(toggle + 1, timeout: .seconds(5)), "toggle \(toggle) arrives")
                 }
             }
             // An observer may run before the put's response is read: that counts as 0 ms.
-            func milliseconds(from start: [ContinuousClock.Instant]) -> [Double] {
-                observed.flatMap { times in
-                    zip(times.withLock { $0 }, start).map { seen, start in
-                        let duration = start.duration(to: seen)
-                        return max(
-                            0,
-                            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+            func milliseconds(from start: [UInt64]) -> [Double] {
+                probes.flatMap { probe in
+                    zip(probe.sightings, start).map { sighting, start in
+                        Double(Int64(bitPattern: sighting.nanoseconds &- start)) / 1e6
                     }
-                }.sorted()
+                }.map { max(0, $0) }.sorted()
             }
             let fromAck = milliseconds(from: acknowledged)
             let fromSend = milliseconds(from: sent)
             #expect(fromAck.count == toggles * 2, "every toggle reached both apps")
+            #expect(probes.allSatisfy { $0.sightings.last?.value == (toggles % 2 == 1 ? "true" : "false") })
             let report = String(
-                format: "fleet propagation, %d toggles × 2 apps: acknowledgement → observer p50 %.2f ms, p99 %.2f ms,"
-                    + " max %.2f ms; put sent → observer p50 %.2f ms, p99 %.2f ms",
+                format: "fleet propagation, %d toggles × 2 app processes: acknowledgement → observer p50 %.2f ms,"
+                    + " p99 %.2f ms, max %.2f ms; put sent → observer p50 %.2f ms, p99 %.2f ms",
                 toggles, percentile(fromAck, 0.5), percentile(fromAck, 0.99), fromAck.last ?? .nan,
                 percentile(fromSend, 0.5), percentile(fromSend, 0.99))
             print(report)
