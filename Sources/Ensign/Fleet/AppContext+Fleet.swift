@@ -29,7 +29,7 @@ extension AppContext {
     ) -> [Diagnostic] {
         let root = rootStore
         let current = root.inputs
-        let layer = FleetLayer(values: values, sourceProblems: problems, definitions: current.layout.definitions)
+        let layer = FleetLayer(values: values, sourceProblems: problems, layout: current.layout, reusing: current.fleet)
         let previous = current.fleet?.values ?? [:]
         let affected = Set(values.keys).union(previous.keys).filter { previous[$0] != values[$0] }
         let known = Set(current.fleet?.problems ?? [])
@@ -38,8 +38,7 @@ extension AppContext {
             cause: .fleet(source: "\(source) rev \(revision)"), affecting: .some(Array(affected)), diagnostics: fresh
         ) { inputs in
             // A reload between reading the inputs and this commit brought other definitions.
-            inputs.fleet =
-                inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout.definitions)
+            inputs.fleet = inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout)
         }
         let (before, _) = root.updateFleetStatus(source: source) { status in
             status.source = source
