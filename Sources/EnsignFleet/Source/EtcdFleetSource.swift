@@ -24,7 +24,7 @@
 /// trying the endpoints in turn, and resumes the watch from the last revision it saw, so no
 /// change is missed; if etcd compacted that revision, it reads everything again and the
 /// context diffs. Meanwhile the last good fleet layer stays in force, and once every endpoint
-/// has failed in a row, ``AppContext/status`` is degraded, with ``ContextStatus/fleet`` saying
+/// has failed in a row, `AppContext.status` is degraded, with `ContextStatus.fleet` saying
 /// since when and why.
 ///
 /// Observers of keys the fleet changes run on the source's thread. The fleet layer belongs
