@@ -13,6 +13,7 @@ extension EtcdIntegrationTests {
             defer { cluster.stop() }
             let prefix = uniquePrefix("cli")
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
             let probes = try (0..<2).map { _ in
                 try FleetProbe(flags: flags, endpoints: cluster.clientURLs, prefix: prefix, key: "list.pageSize")
             }
@@ -38,6 +39,7 @@ extension EtcdIntegrationTests {
             defer { cluster.stop() }
             let prefix = uniquePrefix("latency")
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
             let probes = try (0..<2).map { _ in
                 try FleetProbe(flags: flags, endpoints: cluster.clientURLs, prefix: prefix, key: "list.showPending")
             }
@@ -86,6 +88,7 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
             let common = ["--etcd", cluster.clientURLs[0], "--prefix", "/cli/", "--flags", flags]
             let tooLarge = try EnsignProcess.run(["fleet", "set", "list.pageSize", "500"] + common)
             #expect(tooLarge.status == 1)
@@ -140,6 +143,7 @@ extension EtcdIntegrationTests {
             try client.put("/cli/list.pageSize", value: Array("500".utf8))
             try client.put("/cli/list.showPending", value: Array("true".utf8))
             let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
             let listed = try EnsignProcess.run([
                 "fleet", "list", "--etcd", cluster.clientURLs[0], "--prefix", "/cli/", "--flags", flags,
             ])

@@ -39,7 +39,7 @@ enum EnsignProcess {
             errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// A definitions directory holding `text` as `app.yaml`.
+    /// A new temporary definitions directory holding `text` as `app.yaml`; the caller removes it.
     static func definitionsDirectory(_ text: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ensign-fleet-\(UUID().uuidString)")
