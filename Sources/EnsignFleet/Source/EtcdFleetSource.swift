@@ -28,7 +28,8 @@
 /// since when and why.
 ///
 /// Observers of keys the fleet changes run on the source's thread. The fleet layer belongs
-/// to the root of the context given. Keep the source while it should run: ``stop()``, or
+/// to the root of the context given; start one source per context (a second would replace
+/// the first one's layer with its own). Keep the source while it should run: ``stop()``, or
 /// releasing it, stops the thread and closes its connection.
 public final class EtcdFleetSource: Sendable {
     /// The configuration it runs with.
