@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
+        .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
         .executable(name: "ensign", targets: ["EnsignCLI"]),
         .plugin(name: "EnsignKeysPlugin", targets: ["EnsignKeysPlugin"]),
     ],
@@ -22,7 +23,10 @@ let package = Package(
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
-        .executableTarget(name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignCodeGeneration"]),
+        // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
+        .target(name: "EnsignFleet", dependencies: ["Ensign"]),
+        .executableTarget(
+            name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet"]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
@@ -49,6 +53,10 @@ let package = Package(
             name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignControlProbe"),
         .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
+        .testTarget(name: "EnsignFleetTests", dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe"]),
+        // An app instance joining a fleet, for tests that run several app processes.
+        .executableTarget(
+            name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -126,7 +126,7 @@ public final class AppContext: Sendable {
     }
 
     /// Whether the context's files loaded cleanly, or the last reload failed (the previous
-    /// values stay in force until a good reload).
+    /// values stay in force until a good reload), and the fleet layer's health.
     public var status: ContextStatus { store.status }
 
     /// The environment the context resolves for (`development`, `staging`, `production`, …).
@@ -148,14 +148,18 @@ public final class AppContext: Sendable {
 
 extension AppContext: Observable {}
 
-/// Whether a context's configuration is in force as loaded, or a reload failed.
+/// Whether a context's configuration is in force as loaded, or a reload failed, or its fleet
+/// layer is degraded.
 public struct ContextStatus: Sendable, Hashable {
-    /// Whether the last reload failed (the last good values are still in force).
+    /// Whether the last reload failed (the last good values are still in force), or the fleet
+    /// store is unreachable (the last good fleet layer is still in force), or a fleet value was refused.
     public var isDegraded: Bool
-    /// The problems that made the reload fail.
+    /// The problems that made the reload fail, then the fleet layer's problems.
     public var diagnostics: [Diagnostic]
     /// When the context became degraded.
     public var since: WallClockTime?
+    /// The fleet layer's health, when a fleet source feeds the context.
+    public var fleet: FleetStatus? = nil
 
     /// Everything loaded cleanly.
     public static let healthy = ContextStatus(isDegraded: false, diagnostics: [], since: nil)

@@ -46,6 +46,7 @@ struct ContextLoader: Sendable {
         inputs.layout = KeyLayout(definitions: loaded.definitions)
         inputs.environmentOverlay = loaded.environmentOverlay
         inputs.deploymentOverlays = loaded.deploymentOverlays
+        inputs.fleet = current.fleet?.rechecked(against: inputs.layout)
         var diagnostics = loaded.diagnostics
         if let preferences = loadPreferences(definitions: loaded.definitions) {
             inputs.preferences = preferences.values

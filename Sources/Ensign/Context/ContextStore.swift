@@ -34,6 +34,8 @@ final class ContextStore: Sendable {
         var generation: UInt64
         var scopeOverrides: [String: AttributedValue] = [:]
         var status = ContextStatus.healthy
+        /// The fleet layer's health, once a fleet source has reported (root stores).
+        var fleet: FleetStatus?
     }
 
     /// A root store over `inputs`.
@@ -103,7 +105,7 @@ final class ContextStore: Sendable {
 
     var status: ContextStatus {
         if let parent { return parent.status }
-        return writer.withLock { $0.status }
+        return writer.withLock { $0.status.including($0.fleet) }
     }
 
     /// A child's snapshot: the parent's with this store's scope overrides on top.
@@ -133,9 +135,12 @@ final class ContextStore: Sendable {
 
     /// Applies `change` to the inputs as one transaction, swaps in the resulting snapshot and
     /// delivers the notification round. Returns the keys whose values changed.
+    ///
+    /// `diagnostics` are recorded with the transaction (a transaction that changes no value
+    /// is logged only when it has some).
     @discardableResult
     func commit<Failure: Error>(
-        cause: ChangeCause, affecting affected: AffectedKeys,
+        cause: ChangeCause, affecting affected: AffectedKeys, diagnostics: [Diagnostic] = [],
         _ change: (inout ContextInputs) throws(Failure) -> Void
     ) throws(Failure) -> [String] {
         precondition(parent == nil, "child contexts commit scope overrides with commitScopeOverrides")
@@ -154,12 +159,29 @@ final class ContextStore: Sendable {
                 changed = new.changedKeys(since: old)
             }
             state.inputs = inputs
+            if state.fleet != nil { state.updateFleet { _ in } }
             current.withLock { $0 = new }
-            if !changed.isEmpty { enqueueRound(cause: cause, changed: changed, old: old, new: new) }
+            if !changed.isEmpty {
+                enqueueRound(cause: cause, changed: changed, old: old, new: new, diagnostics: diagnostics)
+            } else if !diagnostics.isEmpty {
+                _ = changeLog.record(cause: cause, context: label, changes: [], diagnostics: diagnostics)
+            }
             return changed
         }
         delivery.deliverPending()
         return changed
+    }
+
+    /// Changes the fleet layer's health as reported by its source; returns it before and after.
+    func updateFleetStatus(
+        source: String, _ change: (inout FleetStatus) -> Void
+    ) -> (before: FleetStatus?, after: FleetStatus) {
+        writer.withLock { state in
+            let before = state.fleet
+            if state.fleet == nil { state.fleet = FleetStatus(source: source, revision: 0, isReachable: true) }
+            state.updateFleet(change)
+            return (before, state.fleet!)
+        }
     }
 
     /// Replaces a child's scope overrides for `keys` as one transaction.
@@ -251,13 +273,16 @@ final class ContextStore: Sendable {
 
     // MARK: Delivering
 
-    private func enqueueRound(cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot) {
+    private func enqueueRound(
+        cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot,
+        diagnostics: [Diagnostic] = []
+    ) {
         let changes = changed.map { key in
             let entry = new.entry(named: key)
             return KeyChange(
                 key: key, oldValue: old.entry(named: key).value, newValue: entry.value, source: entry.source)
         }
-        let transaction = changeLog.record(cause: cause, context: label, changes: changes)
+        let transaction = changeLog.record(cause: cause, context: label, changes: changes, diagnostics: diagnostics)
         delivery.enqueue { [self] in
             lastDelivered.withLock { $0 = new }
             notify(ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new)

@@ -16,6 +16,9 @@ public enum ChangeCause: Sendable, Hashable {
     case scope(String)
     /// Several changes applied together by `batch`, with the label given.
     case batch(String)
+    /// The fleet layer changed, or its source lost or regained its store; the source and
+    /// revision: `etcd http://127.0.0.1:2379 rev 42`.
+    case fleet(source: String)
 }
 
 extension ChangeCause: CustomStringConvertible {
@@ -30,6 +33,7 @@ extension ChangeCause: CustomStringConvertible {
         case .evaluationContext: return "evaluation context change"
         case .scope(let label): return "scope override in \(label)"
         case .batch(let label): return "batch \(label)"
+        case .fleet(let source): return "fleet layer from \(source)"
         }
     }
 }

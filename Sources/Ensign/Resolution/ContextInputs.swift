@@ -6,7 +6,8 @@ struct ContextInputs: Sendable {
     var environment: String
     var environmentOverlay: Overlay?
     var deploymentOverlays: [Overlay]
-    var fleetOverlay: Overlay?
+    /// The fleet layer (4½), when a fleet source has delivered one.
+    var fleet: FleetLayer?
     var evaluationContext: EvaluationContext
     var preferences: [String: AttributedValue]
     var overrides: [String: AttributedValue]
@@ -19,11 +20,16 @@ struct ContextInputs: Sendable {
         self.environment = environment
         self.environmentOverlay = environmentOverlay
         self.deploymentOverlays = deploymentOverlays
-        self.fleetOverlay = nil
+        self.fleet = nil
         self.evaluationContext = evaluationContext
         self.preferences = [:]
         self.overrides = [:]
     }
+}
+
+extension ContextInputs {
+    /// The fleet values that fit their definitions.
+    var fleetOverlay: Overlay? { fleet?.overlay }
 }
 
 /// A value set at run time (an override or a preference) with who set it and when.

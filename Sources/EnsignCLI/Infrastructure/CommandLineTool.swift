@@ -20,6 +20,7 @@ enum CommandLineTool {
             CommandEntry(DemoCommand.self),
             CommandEntry(SchemaCommand.self),
             CommandEntry(GenerateCommand.self),
+            CommandEntry(FleetCommand.self),
             CommandEntry(CompletionsCommand.self),
         ]
     }

@@ -39,7 +39,7 @@ struct MenuTerminalTests {
         /// server, which inherits the descriptors and would keep a pipe open forever.
         static func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
             let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: outputPath.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: outputPath) }
             let output = try FileHandle(forWritingTo: outputPath)
             let process = Process()

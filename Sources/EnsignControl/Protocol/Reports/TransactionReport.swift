@@ -4,13 +4,14 @@ import Ensign
 ///
 /// `{"kind": "override", "actor": "cli", "description": "override by cli"}`
 public struct CauseReport: Codable, Sendable, Hashable, CustomStringConvertible {
-    /// `load`, `reload`, `failedReload`, `override`, `preference`, `evaluationContext`, `scope` or `batch`.
+    /// `load`, `reload`, `failedReload`, `override`, `preference`, `evaluationContext`, `scope`,
+    /// `batch` or `fleet`.
     public var kind: String
     /// Who wrote, for overrides and preferences.
     public var actor: String?
     /// The files, for reloads.
     public var files: [String]?
-    /// The scope's or batch's label.
+    /// The scope's or batch's label, or the fleet source.
     public var label: String?
     /// A short phrase: `override by cli`, `reload of flags/app.yaml`.
     public var description: String
@@ -27,6 +28,7 @@ public struct CauseReport: Codable, Sendable, Hashable, CustomStringConvertible 
         case .evaluationContext: kind = "evaluationContext"
         case .scope(let label): (kind, self.label) = ("scope", label)
         case .batch(let label): (kind, self.label) = ("batch", label)
+        case .fleet(let source): (kind, self.label) = ("fleet", source)
         }
     }
 }

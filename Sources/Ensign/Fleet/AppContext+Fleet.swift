@@ -1,0 +1,102 @@
+/// The hooks a fleet source uses to feed layer 4½ (between deployment files and targeting).
+///
+/// They are SPI (`@_spi(Sources) import Ensign`): apps attach a source such as EnsignFleet's
+/// `EtcdFleetSource` and read ``AppContext/status`` (``ContextStatus/fleet``); only the source
+/// calls these. One context has at most one fleet source, which calls them from one thread at
+/// a time.
+extension AppContext {
+    /// Replaces the whole fleet layer with `values` (by full key) as one transaction.
+    ///
+    /// Each value is checked against its key's definition (type, `enum`, bounds): values that
+    /// fit form the layer, with their ``FleetValue/origin`` as their provenance (reason
+    /// `STATIC`, source `fleet etcd http://127.0.0.1:2379 rev 42`); a value that does not fit
+    /// is left out and reported with its store path, while every other key keeps working.
+    /// Observers run only for keys whose resolved value changed. The change log records the
+    /// transaction with cause ``ChangeCause/fleet(source:)`` and any new problem.
+    ///
+    /// Calling it also marks the store reachable at `revision` in ``ContextStatus/fleet``.
+    ///
+    /// - Parameters:
+    ///   - values: every key the store holds under the source's prefix, parsed.
+    ///   - source: the source and the endpoint used: `etcd http://127.0.0.1:2379`.
+    ///   - revision: the store revision the values reflect.
+    ///   - problems: values the source could not parse (reported like refused values).
+    /// - Returns: every problem in force: unparseable values, refused values (errors) and
+    ///   values for undefined keys (warnings).
+    @_spi(Sources) @discardableResult
+    public func replaceFleetLayer(
+        _ values: [String: FleetValue], source: String, revision: Int64, problems: [Diagnostic] = []
+    ) -> [Diagnostic] {
+        let root = rootStore
+        let current = root.inputs
+        let layer = FleetLayer(values: values, sourceProblems: problems, layout: current.layout, reusing: current.fleet)
+        let previous = current.fleet?.values ?? [:]
+        let affected = Set(values.keys).union(previous.keys).filter { previous[$0] != values[$0] }
+        let known = Set(current.fleet?.problems ?? [])
+        let fresh = layer.problems.filter { !known.contains($0) }
+        root.commit(
+            cause: .fleet(source: "\(source) rev \(revision)"), affecting: .some(Array(affected)), diagnostics: fresh
+        ) { inputs in
+            // A reload between reading the inputs and this commit brought other definitions.
+            inputs.fleet = inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout)
+        }
+        let (before, _) = root.updateFleetStatus(source: source) { status in
+            status.source = source
+            status.revision = revision
+            status.isReachable = true
+            status.lastError = nil
+        }
+        if let before, !before.isReachable { recordFleetReconnection(source: source, revision: revision) }
+        return layer.problems
+    }
+
+    /// Records that the source reaches its store again at `revision`, with nothing to change.
+    @_spi(Sources) public func reportFleetReachable(source: String, revision: Int64) {
+        let (before, _) = rootStore.updateFleetStatus(source: source) { status in
+            status.source = source
+            status.revision = max(status.revision, revision)
+            status.isReachable = true
+            status.lastError = nil
+        }
+        if let before, !before.isReachable { recordFleetReconnection(source: source, revision: revision) }
+    }
+
+    /// Records that the source cannot reach its store: the status turns degraded (since the
+    /// first failure) and the last good fleet layer stays in force. Logged once per outage.
+    @_spi(Sources) public func reportFleetUnreachable(source: String, error: String) {
+        let root = rootStore
+        let (before, after) = root.updateFleetStatus(source: source) { status in
+            status.source = source
+            status.isReachable = false
+            status.lastError = error
+        }
+        guard before?.isReachable != false else { return }
+        _ = root.changeLog.record(
+            cause: .fleet(source: source), context: root.label, changes: [],
+            diagnostics: after.problems.filter { $0.location.file == source })
+    }
+
+    private func recordFleetReconnection(source: String, revision: Int64) {
+        let root = rootStore
+        _ = root.changeLog.record(
+            cause: .fleet(source: "\(source) rev \(revision)"), context: root.label, changes: [],
+            diagnostics: [Diagnostic(.note, at: .unknown(source), "the fleet store is reachable again")])
+    }
+}
+
+extension ContextStore.WriterState {
+    /// Applies `change` to the fleet status, then brings its diagnostics and `since` in step
+    /// with the current fleet layer.
+    mutating func updateFleet(_ change: (inout FleetStatus) -> Void) {
+        guard var status = fleet else { return }
+        let wasDegraded = status.isDegraded
+        change(&status)
+        status.diagnostics = inputs.fleet?.problems ?? []
+        if !status.isDegraded {
+            status.since = nil
+        } else if !wasDegraded || status.since == nil {
+            status.since = .now()
+        }
+        fleet = status
+    }
+}

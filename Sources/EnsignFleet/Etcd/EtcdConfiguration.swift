@@ -1,0 +1,100 @@
+/// How to reach an etcd cluster and which keys hold the fleet layer.
+///
+/// ```swift
+/// var configuration = EtcdConfiguration(
+///     endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379"],
+///     keyPrefix: "/myapp/flags/")
+/// configuration.credentials = EtcdCredentials(username: "myapp", password: secret)
+/// let fleet = try EtcdFleetSource.start(context: context, configuration: configuration)
+/// ```
+///
+/// The etcd key `keyPrefix + flagKey` holds the value of `flagKey`:
+/// `/myapp/flags/beneficiaries.pageSize` → `50`.
+///
+/// **TLS.** Endpoints must be `http://` URLs: EnsignFleet speaks to etcd's JSON gateway over
+/// its own small HTTP/1.1 client, and the toolchain has no TLS library it could use without
+/// an outside package. An `https://` endpoint is refused with an error that says so. For a
+/// cluster that only accepts TLS, run a TLS-terminating proxy next to the app (a sidecar such
+/// as ghostunnel, stunnel or Envoy, holding the client certificate) that listens on
+/// `http://127.0.0.1:PORT` and give that address here; keep it on loopback, since the
+/// connection to it is in clear.
+///
+/// **Authentication.** With ``credentials`` set, the client calls etcd's
+/// `/v3/auth/authenticate` on each endpoint and sends the token it gets with every request
+/// (etcd's "simple" tokens are per member), authenticating again when etcd says the token
+/// expired. Give the user read access to the prefix for a fleet source, and write access
+/// for `ensign fleet set`.
+public struct EtcdConfiguration: Sendable, Hashable {
+    /// The cluster's client URLs, tried in order and in turn after failures.
+    public var endpoints: [String]
+    /// The prefix of every fleet key, usually ending in `/`: `/myapp/flags/`.
+    public var keyPrefix: String
+    /// How long connecting to one endpoint may take before trying the next.
+    public var dialTimeout: Duration
+    /// How long a request (not a watch) may take, from connecting to the last byte.
+    public var requestTimeout: Duration
+    /// A user name and password, when the cluster has authentication enabled.
+    public var credentials: EtcdCredentials?
+    /// The delays between reconnection attempts.
+    public var reconnectBackoff: EtcdBackoff
+
+    /// Creates a configuration with a 2-second dial timeout, a 5-second request timeout, no
+    /// credentials and the default backoff.
+    public init(endpoints: [String], keyPrefix: String) {
+        self.endpoints = endpoints
+        self.keyPrefix = keyPrefix
+        self.dialTimeout = .seconds(2)
+        self.requestTimeout = .seconds(5)
+        self.credentials = nil
+        self.reconnectBackoff = EtcdBackoff()
+    }
+
+    /// The endpoints in a comma-separated list (`http://a:2379,http://b:2379`), as command-line
+    /// options give them.
+    public static func endpoints(fromList list: String) -> [String] {
+        list.split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty }
+    }
+}
+
+/// A user name and password for etcd's authentication.
+public struct EtcdCredentials: Sendable, Hashable {
+    /// The etcd user.
+    public var username: String
+    /// Its password.
+    public var password: String
+
+    /// Creates credentials.
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
+
+/// Exponential backoff with jitter between reconnection attempts: the delay doubles after
+/// each consecutive failure, from ``initial`` up to ``maximum``, and each delay is shortened
+/// by a random part of up to ``jitter`` of itself, so a fleet that lost its cluster does not
+/// come back in lockstep.
+public struct EtcdBackoff: Sendable, Hashable {
+    /// The delay after the first failure.
+    public var initial: Duration
+    /// The longest delay.
+    public var maximum: Duration
+    /// How much of each delay may be randomly taken off, from 0 (none) to 1 (all).
+    public var jitter: Double
+
+    /// Creates a backoff; the defaults are 50 ms, 2 s and 0.5.
+    public init(initial: Duration = .milliseconds(50), maximum: Duration = .seconds(2), jitter: Double = 0.5) {
+        self.initial = initial
+        self.maximum = maximum
+        self.jitter = jitter
+    }
+
+    /// The delay before the next attempt after `failures` consecutive failures (1 or more).
+    public func delay(afterFailures failures: Int) -> Duration {
+        var delay = initial
+        for _ in 1..<max(1, failures) where delay < maximum { delay *= 2 }
+        delay = min(delay, maximum)
+        let cut = min(max(jitter, 0), 1) * Double.random(in: 0...1)
+        return delay * (1 - cut)
+    }
+}

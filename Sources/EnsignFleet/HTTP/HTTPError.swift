@@ -1,0 +1,32 @@
+/// Why an HTTP exchange failed.
+enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL cannot be used.
+    case invalidURL(String, reason: String)
+    /// The host name did not resolve.
+    case unresolvable(host: String, reason: String)
+    /// The TCP connection could not be made (refused, unreachable, …).
+    case connectFailed(String)
+    /// Nothing happened within the time allowed; what was being waited for.
+    case timedOut(String)
+    /// The connection broke or was closed before the response was complete.
+    case connectionClosed(String)
+    /// The server's bytes are not valid HTTP/1.1.
+    case malformed(String)
+    /// The response is larger than the client accepts.
+    case tooLarge(String)
+    /// The exchange was cancelled (the source is stopping).
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .invalidURL(let url, let reason): return "invalid URL '\(url)': \(reason)"
+        case .unresolvable(let host, let reason): return "cannot resolve '\(host)': \(reason)"
+        case .connectFailed(let reason): return "cannot connect: \(reason)"
+        case .timedOut(let what): return "timed out \(what)"
+        case .connectionClosed(let reason): return "connection closed: \(reason)"
+        case .malformed(let reason): return "malformed HTTP response: \(reason)"
+        case .tooLarge(let what): return "\(what) is too large"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

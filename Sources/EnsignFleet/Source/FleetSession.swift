@@ -1,0 +1,164 @@
+@_spi(Sources) @_spi(Tooling) import Ensign
+
+/// What the fleet source has done so far, for waiters.
+struct FleetProgress: Sendable {
+    /// The store revision the published fleet layer reflects (0 before the first read).
+    var revision: Int64 = 0
+    /// Whether the first full read has been published.
+    var isSynced = false
+    /// Whether the work loop has ended.
+    var isStopped = false
+    /// How many times the whole prefix was read (at start, and after each compaction).
+    var fullReads = 0
+}
+
+/// The fleet source's work loop, on its own thread: read every key under the prefix, publish
+/// the fleet layer, watch from the next revision and publish each change; on any failure,
+/// report the store unreachable (once every endpoint has failed in a row), wait with backoff
+/// and jitter, and resume on the next endpoint from the last revision seen, so no change is
+/// missed. When etcd has compacted that revision, read everything again: the context diffs
+/// the new layer against the old by value, so observers hear only about real changes.
+final class FleetSession: Sendable {
+    let context: AppContext
+    let configuration: EtcdConfiguration
+    let endpoints: [EtcdEndpoint]
+    let cancellation: Cancellation
+    let progress = ConditionLock(FleetProgress())
+
+    /// The loop's own state; only the loop's thread touches it.
+    private struct LoopState {
+        /// By flag key.
+        var entries: [String: FleetEntry] = [:]
+        var revision: Int64 = 0
+        var needsFullRead = true
+        var endpointIndex = 0
+        var consecutiveFailures = 0
+    }
+
+    /// One etcd key under the prefix, parsed once when it changes.
+    private struct FleetEntry {
+        var etcdKey: String
+        var origin: String
+        var value: FleetValueText.Parsed
+    }
+
+    init(context: AppContext, client: EtcdClient, cancellation: Cancellation) {
+        self.context = context
+        self.configuration = client.configuration
+        self.endpoints = client.endpoints
+        self.cancellation = cancellation
+    }
+
+    private var prefix: String { configuration.keyPrefix }
+
+    func run() {
+        var state = LoopState()
+        while !cancellation.isCancelled {
+            let endpoint = endpoints[state.endpointIndex]
+            do {
+                if state.needsFullRead { try readAll(from: endpoint, into: &state) }
+                try follow(endpoint, state: &state)
+            } catch .cancelled {
+                break
+            } catch .compacted {
+                state.needsFullRead = true
+            } catch {
+                state.consecutiveFailures += 1
+                if state.consecutiveFailures >= endpoints.count {
+                    context.reportFleetUnreachable(source: "etcd \(endpoint.name)", error: "\(error)")
+                }
+                state.endpointIndex = (state.endpointIndex + 1) % endpoints.count
+                let delay = configuration.reconnectBackoff.delay(afterFailures: state.consecutiveFailures)
+                if cancellation.sleep(for: delay) { break }
+            }
+        }
+        progress.update { $0.isStopped = true }
+    }
+
+    /// Reads every key under the prefix and publishes them as the whole fleet layer.
+    private func readAll(from endpoint: EtcdEndpoint, into state: inout LoopState) throws(EtcdError) {
+        let range = try endpoint.range(prefix, rangeEnd: EtcdKeyRange.end(ofPrefix: prefix))
+        state.entries = [:]
+        for keyValue in range.keyValues { apply(keyValue, from: endpoint, to: &state) }
+        state.revision = range.revision
+        state.needsFullRead = false
+        state.consecutiveFailures = 0
+        countFullRead()
+        publish(state, from: endpoint)
+    }
+
+    /// Watches from the revision after the last one seen, publishing each batch of changes,
+    /// until the stream fails.
+    private func follow(_ endpoint: EtcdEndpoint, state: inout LoopState) throws(EtcdError) {
+        try endpoint.watch(prefix, rangeEnd: EtcdKeyRange.end(ofPrefix: prefix), startRevision: state.revision + 1) {
+            (response) throws(EtcdError) -> Bool in
+            if response.compactRevision > 0 {
+                throw .compacted(endpoint: endpoint.name, compactRevision: response.compactRevision)
+            }
+            if response.isCanceled {
+                throw .server(
+                    endpoint: endpoint.name, code: 1, message: response.cancelReason ?? "the watch was cancelled")
+            }
+            if response.isCreated {
+                state.consecutiveFailures = 0
+                context.reportFleetReachable(source: "etcd \(endpoint.name)", revision: state.revision)
+                return true
+            }
+            if response.isProgressNotification {
+                state.revision = max(state.revision, response.revision)
+                let revision = state.revision
+                progress.update { $0.revision = max($0.revision, revision) }
+                return true
+            }
+            for event in response.events {
+                switch event.kind {
+                case .put: apply(event.keyValue, from: endpoint, to: &state)
+                case .delete: state.entries[flagKey(of: event.keyValue.key)] = nil
+                }
+                state.revision = max(state.revision, event.keyValue.modRevision)
+            }
+            publish(state, from: endpoint)
+            return true
+        }
+    }
+
+    private func apply(_ keyValue: EtcdKeyValue, from endpoint: EtcdEndpoint, to state: inout LoopState) {
+        let path = "etcd:" + keyValue.key
+        state.entries[flagKey(of: keyValue.key)] = FleetEntry(
+            etcdKey: keyValue.key, origin: "etcd \(endpoint.name) rev \(keyValue.modRevision)",
+            value: FleetValueText.parse(keyValue.value, path: path))
+    }
+
+    private func flagKey(of etcdKey: String) -> String {
+        String(decoding: etcdKey.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+    }
+
+    /// Hands the whole layer to the context (which checks, diffs and notifies), then tells waiters.
+    private func publish(_ state: LoopState, from endpoint: EtcdEndpoint) {
+        var values: [String: FleetValue] = [:]
+        var problems: [Diagnostic] = []
+        for (key, entry) in state.entries {
+            switch entry.value {
+            case .value(let value):
+                values[key] = FleetValue(value, origin: entry.origin, path: "etcd:" + entry.etcdKey)
+            case .unreadable(let reason):
+                problems.append(
+                    Diagnostic(
+                        .error, at: .unknown("etcd:" + entry.etcdKey), key: key,
+                        "'\(key)' fleet value cannot be read: \(reason); the fleet value (\(entry.origin)) is ignored"
+                            + " and the lower layers decide the key until it is fixed"))
+            }
+        }
+        problems.sort { $0.location < $1.location }
+        context.replaceFleetLayer(values, source: "etcd \(endpoint.name)", revision: state.revision, problems: problems)
+        let revision = state.revision
+        progress.update { progress in
+            progress.revision = max(progress.revision, revision)
+            progress.isSynced = true
+        }
+    }
+
+    private func countFullRead() {
+        progress.update { $0.fullReads += 1 }
+    }
+}

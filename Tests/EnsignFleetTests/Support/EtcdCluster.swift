@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import EnsignFleet
+
+/// Real etcd members on loopback for integration tests: temporary data directories, random
+/// free ports, fast elections; stopped (and their directories removed) by ``stop()``.
+final class EtcdCluster: @unchecked Sendable {
+    // @unchecked Sendable: the members' processes are only started, signalled and waited for
+    // from the test that owns the cluster; `members` itself never changes after init.
+
+    /// The `etcd` binary, when installed (`scripts/setup` installs Debian's `etcd-server`).
+    static let executable = findExecutable("etcd")
+
+    /// `etcdctl` (Debian's `etcd-client`), for tests that administer the cluster.
+    static let etcdctl = findExecutable("etcdctl")
+
+    /// The path of `name` on `$PATH` (or in /usr/bin, /usr/local/bin), if it is installed.
+    private static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `etcdctl` against the cluster; returns its output, or throws with it when it fails.
+    @discardableResult
+    func etcdctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.etcdctl!)
+        process.arguments = ["--endpoints=\(clientURLs.joined(separator: ","))"] + arguments
+        process.environment = ["ETCDCTL_API": "3"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw EtcdTestError("etcdctl \(arguments) failed: \(text)") }
+        return text
+    }
+
+    /// What to do when etcd is missing: these tests need it and fail (not skip) without it.
+    static let missingMessage =
+        "the etcd binary is not installed; run scripts/setup --with-test-tools (it installs Debian's etcd-server"
+        + " and etcd-client)"
+
+    /// One member: its ports, data directory and process.
+    final class Member: @unchecked Sendable {
+        // @unchecked Sendable: `process` is replaced only by start/kill/restart, called from
+        // the owning test's thread.
+        let name: String
+        let clientPort: Int
+        let peerPort: Int
+        var process: Process?
+
+        init(name: String, clientPort: Int, peerPort: Int) {
+            self.name = name
+            self.clientPort = clientPort
+            self.peerPort = peerPort
+        }
+
+        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        var peerURL: String { "http://127.0.0.1:\(peerPort)" }
+        var isRunning: Bool { process?.isRunning == true }
+    }
+
+    /// Where data directories go: memory-backed `/dev/shm` when there is one (etcd fsyncs
+    /// every write; on a shared disk that, not Ensign, would dominate the tests' time), else
+    /// the temporary directory.
+    static let scratchDirectory: URL = {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+            access("/dev/shm", W_OK) == 0
+        {
+            return URL(fileURLWithPath: "/dev/shm")
+        }
+        return FileManager.default.temporaryDirectory
+    }()
+
+    let members: [Member]
+    let root: URL
+    private let initialCluster: String
+
+    /// Starts `size` members and waits until the cluster serves reads.
+    init(size: Int = 1) throws {
+        guard Self.executable != nil, Self.etcdctl != nil else { throw EtcdTestError(Self.missingMessage) }
+        root = Self.scratchDirectory.appendingPathComponent("ensign-etcd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var ports = Set<Int>()
+        while ports.count < size * 2 { ports.insert(try Self.freePort()) }
+        let sorted = Array(ports)
+        members = (0..<size).map { index in
+            Member(name: "n\(index)", clientPort: sorted[index * 2], peerPort: sorted[index * 2 + 1])
+        }
+        initialCluster = members.map { "\($0.name)=\($0.peerURL)" }.joined(separator: ",")
+        for member in members { try start(member) }
+        try waitUntilServing(timeout: .seconds(30))
+    }
+
+    var clientURLs: [String] { members.map(\.clientURL) }
+
+    func dataDirectory(of member: Member) -> URL { root.appendingPathComponent(member.name) }
+
+    /// Starts (or restarts, with its data) `member`.
+    func start(_ member: Member) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable!)
+        process.arguments = [
+            "--name", member.name, "--data-dir", dataDirectory(of: member).path,
+            "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
+            "--listen-peer-urls", member.peerURL, "--initial-advertise-peer-urls", member.peerURL,
+            "--initial-cluster", initialCluster, "--initial-cluster-state", "new",
+            "--initial-cluster-token", root.lastPathComponent,
+            "--heartbeat-interval", "50", "--election-timeout", "500",
+            "--logger", "zap", "--log-level", "error",
+        ]
+        let log = root.appendingPathComponent("\(member.name).log")
+        if !FileManager.default.fileExists(atPath: log.path) {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try handle.close()
+        member.process = process
+    }
+
+    /// Kills `member` with SIGKILL, as a crash would, and waits for it to end.
+    func kill(_ member: Member) {
+        guard let process = member.process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Restarts a killed member on the same ports and data directory and waits until it serves.
+    func restart(_ member: Member) throws {
+        try start(member)
+        try waitUntilServing(member, timeout: .seconds(30))
+    }
+
+    /// Stops every member and removes the data. Members are killed: a graceful stop of a
+    /// leader that lost a peer waits seconds to hand over its leadership, and the data goes anyway.
+    func stop() {
+        for member in members { kill(member) }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    deinit { stop() }
+
+    /// A client of the running members (or of `endpoints`) under `prefix`.
+    func client(prefix: String = "/test/", endpoints: [String]? = nil) throws -> EtcdClient {
+        var configuration = EtcdConfiguration(endpoints: endpoints ?? clientURLs, keyPrefix: prefix)
+        // Short: a write proposed just as its member's leader dies is held until this timeout.
+        configuration.requestTimeout = .seconds(1)
+        return try EtcdClient(configuration: configuration)
+    }
+
+    /// Waits until every running member answers a linearizable read.
+    func waitUntilServing(timeout: Duration) throws {
+        for member in members where member.isRunning { try waitUntilServing(member, timeout: timeout) }
+    }
+
+    private func waitUntilServing(_ member: Member, timeout: Duration) throws {
+        var configuration = EtcdConfiguration(endpoints: [member.clientURL], keyPrefix: "/health/")
+        configuration.requestTimeout = .milliseconds(500)
+        configuration.dialTimeout = .milliseconds(200)
+        let client = try EtcdClient(configuration: configuration)
+        let deadline = ContinuousClock.now + timeout
+        var lastError: (any Error)?
+        while ContinuousClock.now < deadline {
+            do {
+                _ = try client.get("/health/probe")
+                return
+            } catch {
+                lastError = error
+                guard member.isRunning else {
+                    throw EtcdTestError("etcd member \(member.name) exited: \(log(of: member))")
+                }
+                usleep(20_000)  // polling a condition, with the deadline above
+            }
+        }
+        throw EtcdTestError(
+            "etcd member \(member.name) did not serve within \(timeout): \(String(describing: lastError))")
+    }
+
+    /// The member's log, for failure messages.
+    func log(of member: Member) -> String {
+        (try? String(contentsOf: root.appendingPathComponent("\(member.name).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// A TCP port nobody listens on right now.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw EtcdTestError("socket failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw EtcdTestError("cannot bind a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A failure in the test harness itself.
+struct EtcdTestError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

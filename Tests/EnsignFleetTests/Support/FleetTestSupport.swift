@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@_spi(Sources) @testable import Ensign
+@testable import EnsignFleet
+
+/// The definitions most fleet tests use.
+let bankDefinitions = """
+    version: 1
+    namespace: list
+    flags:
+      pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
+      sortOrder: { type: string, enum: [name, recent], default: recent }
+      showPending: { type: bool, default: false }
+      layout: { type: object, default: { columns: 1 } }
+    """
+
+/// A fresh, unique key prefix, so tests sharing a cluster never see each other's keys.
+func uniquePrefix(_ label: String) -> String { "/ensign-tests/\(label)-\(UUID().uuidString.prefix(8))/" }
+
+/// A source configuration with short timeouts and a quick backoff, as tests want.
+func testConfiguration(_ endpoints: [String], prefix: String) -> EtcdConfiguration {
+    var configuration = EtcdConfiguration(endpoints: endpoints, keyPrefix: prefix)
+    configuration.dialTimeout = .milliseconds(300)
+    configuration.requestTimeout = .seconds(2)
+    configuration.reconnectBackoff = EtcdBackoff(initial: .milliseconds(20), maximum: .milliseconds(300))
+    return configuration
+}
+
+/// Waits, without sleeping blindly, until `condition` holds for `context`, re-checking after
+/// each of its transactions; returns whether it held within `timeout`.
+func waitUntil(
+    _ context: AppContext, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable (AppContext) -> Bool
+) -> Bool {
+    let signal = ConditionLock(0)
+    let token = context.observeAll { _ in signal.update { $0 += 1 } }
+    defer { token.cancel() }
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        let seen = signal.withLock { $0 }
+        if condition(context) { return true }
+        // Also re-check now and then: status changes (reachability) are not transactions.
+        _ = signal.wait(until: { $0 != seen }, timeout: .milliseconds(50))
+    }
+    return condition(context)
+}
+
+/// Waits until `context`'s `key` resolves to `value`.
+func waitForValue(_ context: AppContext, _ key: String, _ value: JSONValue?, timeout: Duration = .seconds(10)) -> Bool {
+    waitUntil(context, timeout: timeout) { $0.value(forKeyNamed: key) == value }
+}
+
+/// How many TCP connections this process has open to `port` on loopback (from /proc).
+func openConnections(toPort port: Int) -> Int {
+    let inodes = Set(
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { name -> String? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                target.hasPrefix("socket:[")
+            else { return nil }
+            return String(target.dropFirst(8).dropLast())
+        })
+    // Read to the end: /proc files report size 0, and String(contentsOfFile:) stops at 4 KiB.
+    let data = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data()
+    let table = String(decoding: data, as: UTF8.self)
+    let hex = String(port, radix: 16, uppercase: true)
+    let hexPort = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    return table.split(separator: "\n").dropFirst().filter { line in
+        let fields = line.split(separator: " ")
+        return fields.count > 9 && fields[2].hasSuffix(hexPort) && inodes.contains(String(fields[9]))
+    }.count
+}
+
+/// The names of this process's threads (from /proc), to check that stopped sources leave none.
+func threadNames() -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.compactMap {
+        (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+}
+
+/// Percentile of sorted durations in milliseconds.
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)
+    return sorted[max(0, index)]
+}
+
+/// App contexts, each fed by its own etcd fleet source (its own thread and connection), as
+/// separate instances of an app would be.
+struct FleetApps {
+    let contexts: [AppContext]
+    let sources: [EtcdFleetSource]
+
+    /// Starts one app per endpoint list, all on `prefix`, and waits until each has read it.
+    init(definitions: String, endpoints: [[String]], prefix: String) throws {
+        contexts = try endpoints.map { _ in try AppContext(definitions: definitions) }
+        sources = try zip(contexts, endpoints).map { context, endpoints in
+            try EtcdFleetSource.start(context: context, configuration: testConfiguration(endpoints, prefix: prefix))
+        }
+        for source in sources where !source.waitUntilSynced(timeout: .seconds(10)) {
+            throw EtcdTestError("a fleet source did not read \(prefix) within 10 seconds")
+        }
+    }
+
+    func stop() {
+        for source in sources { source.stop() }
+    }
+}
