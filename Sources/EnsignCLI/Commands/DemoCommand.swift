@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignFleet
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,8 @@ import EnsignControl
 enum DemoCommand: Command {
     static let name = "demo"
     static let summary = "Run the sample banking app: modules re-render only when their keys change."
-    static let synopsis = "demo [--flags DIR] [--env E] [--socket PATH] [--state DIR]"
+    static let synopsis =
+        "demo [--flags DIR] [--env E] [--socket PATH] [--state DIR] [--etcd URL[,URL…] --etcd-prefix P]"
     static let details = """
         Builds one AppContext from the definitions directory, injects scoped contexts into
         three modules (beneficiaries, transfers, settings) and prints a module again when,
@@ -31,9 +33,13 @@ enum DemoCommand: Command {
           --socket PATH   the control socket (default: <runtime dir>/demo.<pid>.sock)
           --state DIR     where preferences and persisted overrides are saved
                           (default: <runtime dir>/demo-state)
+          --etcd URLS     join a fleet: etcd endpoints (comma-separated); values under the
+                          prefix form the fleet layer, so `ensign fleet set` reaches every
+                          demo started with the same prefix
+          --etcd-prefix P the fleet's key prefix (default: /ensign/demo/)
         """
     static let flags: Set<String> = []
-    static let options: Set = ["flags", "env", "socket", "state"]
+    static let options: Set = ["flags", "env", "socket", "state", "etcd", "etcd-prefix"]
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments") }
@@ -56,6 +62,11 @@ enum DemoCommand: Command {
         context.setEvaluationContext(
             EvaluationContext(
                 targetingKey: "dominique", attributes: ["country": "FR", "email": "dominique@example.com"]))
+        let fleet = try arguments.option("etcd").map { urls in
+            try EtcdFleetSource.start(
+                context: context, endpoints: EtcdConfiguration.endpoints(fromList: urls),
+                prefix: arguments.option("etcd-prefix") ?? "/ensign/demo/")
+        }
         let server = try ControlServer.start(
             context: context, options: ControlServerOptions(appName: "demo", socketPath: arguments.option("socket")))
         let screen = DemoScreen(usesColor: console.usesColor)
@@ -64,6 +75,7 @@ enum DemoCommand: Command {
         console.flush()
         app.renderAll()
         waitForTermination()
+        fleet?.stop()
         server.stop()
         try? context.flush()
         screen.say("demo stopped")
