@@ -14,49 +14,108 @@ public struct FlagDefinition: Sendable {
     }
 
     /// The full key, namespace included: `beneficiaries.showPendingList`.
-    public let key: String
+    public var key: String { storage.key }
     /// Flag or preference.
-    public let kind: Kind
+    public var kind: Kind { storage.kind }
     /// The value type.
-    public let type: FlagType
+    public var type: FlagType { storage.type }
     /// The definition's default (layer 2 of the resolution order), or `nil` when a flagd
     /// flag has no `defaultVariant` and the code default applies.
-    public let defaultValue: LocatedValue?
+    public var defaultValue: LocatedValue? { storage.defaultValue }
     /// Named values (flagd variants); empty for compact flags without `variants:`.
-    public let variants: [String: JSONValue]
+    public var variants: [String: JSONValue] { storage.variants }
     /// The variant the default comes from, for flags with variants.
-    public let defaultVariant: String?
+    public var defaultVariant: String? { storage.defaultVariant }
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
-    public let isEnabled: Bool
+    public var isEnabled: Bool { storage.isEnabled }
     /// The targeting rule as written, when there is one.
-    public let targeting: LocatedValue?
+    public var targeting: LocatedValue? { storage.targeting }
     /// Values given inline under `environments:`, by environment name.
-    public let environmentValues: [String: LocatedValue]
+    public var environmentValues: [String: LocatedValue] { storage.environmentValues }
     /// Allowed values, from `enum:`.
-    public let allowedValues: [JSONValue]?
+    public var allowedValues: [JSONValue]? { storage.allowedValues }
     /// Inclusive lower bound, from `minimum:`.
-    public let minimum: Double?
+    public var minimum: Double? { storage.minimum }
     /// Inclusive upper bound, from `maximum:`.
-    public let maximum: Double?
+    public var maximum: Double? { storage.maximum }
     /// What the flag does, from `description:`.
-    public let summary: String?
+    public var summary: String? { storage.summary }
     /// Who owns it, from `owner:`.
-    public let owner: String?
+    public var owner: String? { storage.owner }
     /// When it should be removed, from `expires:` (a `YYYY-MM-DD` day).
-    public let expires: CalendarDay?
+    public var expires: CalendarDay? { storage.expires }
     /// Flag metadata with the file's flag-set metadata merged underneath.
-    public let metadata: [String: JSONValue]
+    public var metadata: [String: JSONValue] { storage.metadata }
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
     /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
-    public let swiftType: String?
+    public var swiftType: String? { storage.swiftType }
     /// Where the key is declared.
-    public let location: SourcePosition
-    /// The YAML of the targeting rule, kept so rule problems can point at exact positions.
-    let targetingNode: YAMLNode?
+    public var location: SourcePosition { storage.location }
+    /// The YAML of the targeting rule, kept until the rule is compiled so problems can point
+    /// at exact positions; dropped afterwards so a loaded set does not hold YAML trees.
+    var targetingNode: YAMLNode? { storage.targetingNode }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it compiles.
-    public internal(set) var compiledTargeting: TargetingRule?
+    public var compiledTargeting: TargetingRule? { storage.compiledTargeting }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
-    public internal(set) var targetingProblem: String?
+    public var targetingProblem: String? { storage.targetingProblem }
+
+    /// The fields, shared by every copy: a definition is copied into dictionaries, layouts
+    /// and snapshots, and a reference costs 8 bytes where the fields cost hundreds.
+    private(set) var storage: Storage
+
+    final class Storage: Sendable {
+        let key: String
+        let kind: Kind
+        let type: FlagType
+        let defaultValue: LocatedValue?
+        let variants: [String: JSONValue]
+        let defaultVariant: String?
+        let isEnabled: Bool
+        let targeting: LocatedValue?
+        let environmentValues: [String: LocatedValue]
+        let allowedValues: [JSONValue]?
+        let minimum: Double?
+        let maximum: Double?
+        let summary: String?
+        let owner: String?
+        let expires: CalendarDay?
+        let metadata: [String: JSONValue]
+        let swiftType: String?
+        let location: SourcePosition
+        let targetingNode: YAMLNode?
+        let compiledTargeting: TargetingRule?
+        let targetingProblem: String?
+
+        init(
+            key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: [String: JSONValue],
+            defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?,
+            maximum: Double?, summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
+            location: SourcePosition, swiftType: String?, compiledTargeting: TargetingRule?, targetingProblem: String?
+        ) {
+            self.key = key
+            self.kind = kind
+            self.type = type
+            self.defaultValue = defaultValue
+            self.variants = variants
+            self.defaultVariant = defaultVariant
+            self.isEnabled = isEnabled
+            self.targeting = targeting
+            self.environmentValues = environmentValues
+            self.allowedValues = allowedValues
+            self.minimum = minimum
+            self.maximum = maximum
+            self.summary = summary
+            self.owner = owner
+            self.expires = expires
+            self.metadata = metadata
+            self.swiftType = swiftType
+            self.location = location
+            self.targetingNode = targetingNode
+            self.compiledTargeting = compiledTargeting
+            self.targetingProblem = targetingProblem
+        }
+    }
 
     init(
         key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: [String: JSONValue],
@@ -65,25 +124,26 @@ public struct FlagDefinition: Sendable {
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
         location: SourcePosition, swiftType: String? = nil
     ) {
-        self.key = key
-        self.kind = kind
-        self.type = type
-        self.defaultValue = defaultValue
-        self.variants = variants
-        self.defaultVariant = defaultVariant
-        self.isEnabled = isEnabled
-        self.targeting = targeting
-        self.targetingNode = targetingNode
-        self.environmentValues = environmentValues
-        self.allowedValues = allowedValues
-        self.minimum = minimum
-        self.maximum = maximum
-        self.summary = summary
-        self.owner = owner
-        self.expires = expires
-        self.metadata = metadata
-        self.location = location
-        self.swiftType = swiftType
+        storage = Storage(
+            key: key, kind: kind, type: type, defaultValue: defaultValue, variants: variants,
+            defaultVariant: defaultVariant, isEnabled: isEnabled, targeting: targeting, targetingNode: targetingNode,
+            environmentValues: environmentValues, allowedValues: allowedValues, minimum: minimum, maximum: maximum,
+            summary: summary, owner: owner, expires: expires, metadata: metadata, location: location,
+            swiftType: swiftType, compiledTargeting: nil, targetingProblem: nil)
+    }
+
+    /// The same definition with its targeting compiled (or its problem recorded), and the
+    /// targeting YAML released.
+    func withCompiledTargeting(_ rule: TargetingRule?, problem: String?) -> FlagDefinition {
+        var copy = self
+        let old = storage
+        copy.storage = Storage(
+            key: old.key, kind: old.kind, type: old.type, defaultValue: old.defaultValue, variants: old.variants,
+            defaultVariant: old.defaultVariant, isEnabled: old.isEnabled, targeting: old.targeting, targetingNode: nil,
+            environmentValues: old.environmentValues, allowedValues: old.allowedValues, minimum: old.minimum,
+            maximum: old.maximum, summary: old.summary, owner: old.owner, expires: old.expires, metadata: old.metadata,
+            location: old.location, swiftType: old.swiftType, compiledTargeting: rule, targetingProblem: problem)
+        return copy
     }
 }
 

@@ -29,15 +29,12 @@ struct TargetingValidator {
                 problem.severity == .error ? .error : .warning, path: problem.path, evaluator: problem.evaluatorName,
                 ruleNode: node, key: problem.evaluatorName == nil ? definition.key : nil, message)
         }
-        var compiled = definition
         guard let rule = compilation.rule else {
             let errors = compilation.problems.filter { $0.severity == .error }.map(\.message)
-            compiled.targetingProblem = errors.joined(separator: "; ")
-            return compiled
+            return definition.withCompiledTargeting(nil, problem: errors.joined(separator: "; "))
         }
         checkResults(of: rule, definition: definition, ruleNode: node)
-        compiled.compiledTargeting = rule
-        return compiled
+        return definition.withCompiledTargeting(rule, problem: nil)
     }
 
     /// Reports problems in evaluators that no flag uses (problems in used ones are reported

@@ -82,8 +82,11 @@ public struct ContextTransaction: Sendable, Hashable, Identifiable {
 
 /// A bounded log of recent transactions, newest last; older ones are dropped.
 final class ChangeLog: Sendable {
+    /// A ring of the last `capacity` transactions: recording is O(1) however full the log is.
     private struct State {
-        var transactions: [ContextTransaction] = []
+        var ring: [ContextTransaction] = []
+        /// Where the oldest transaction is, once the ring is full.
+        var oldest = 0
         var nextIdentifier: UInt64 = 1
     }
 
@@ -92,7 +95,7 @@ final class ChangeLog: Sendable {
     private let state = LockedState(State())
 
     init(capacity: Int, slowObserverThreshold: Duration) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
         self.slowObserverThreshold = slowObserverThreshold
     }
 
@@ -103,12 +106,14 @@ final class ChangeLog: Sendable {
         state.withLock { state in
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
-            state.transactions.append(
-                ContextTransaction(
-                    id: identifier, time: .now(), cause: cause, context: context, changes: changes, observerRuns: [],
-                    diagnostics: diagnostics))
-            if state.transactions.count > capacity {
-                state.transactions.removeFirst(state.transactions.count - capacity)
+            let transaction = ContextTransaction(
+                id: identifier, time: .now(), cause: cause, context: context, changes: changes, observerRuns: [],
+                diagnostics: diagnostics)
+            if state.ring.count < capacity {
+                state.ring.append(transaction)
+            } else {
+                state.ring[state.oldest] = transaction
+                state.oldest = (state.oldest + 1) % capacity
             }
             return identifier
         }
@@ -118,10 +123,18 @@ final class ChangeLog: Sendable {
     func append(_ runs: [ObserverRun], to identifier: UInt64) {
         guard !runs.isEmpty else { return }
         state.withLock { state in
-            guard let index = state.transactions.lastIndex(where: { $0.id == identifier }) else { return }
-            state.transactions[index].observerRuns += runs
+            // Identifiers are consecutive, so the transaction's place follows from the newest one's.
+            let newest = state.nextIdentifier - 1
+            guard identifier <= newest, newest - identifier < UInt64(state.ring.count) else { return }
+            let age = Int(newest - identifier)
+            let newestIndex = (state.oldest + state.ring.count - 1) % state.ring.count
+            let index = (newestIndex - age + state.ring.count) % state.ring.count
+            state.ring[index].observerRuns += runs
         }
     }
 
-    var transactions: [ContextTransaction] { state.withLock { $0.transactions } }
+    /// The transactions, oldest first.
+    var transactions: [ContextTransaction] {
+        state.withLock { state in Array(state.ring[state.oldest...] + state.ring[..<state.oldest]) }
+    }
 }

@@ -39,10 +39,16 @@ struct ChangeLogTests {
     @Test("The log keeps only the most recent transactions")
     func bounded() throws {
         let context = try ContextFixtures.context()
+        let token = context.observe(.pageSize, label: "counter") { _ in }
         for round in 0..<300 { try context.setOverride(.pageSize, to: 30 + round % 2) }
-        #expect(context.changeLog.count == 256)
-        #expect(context.changeLog.first?.cause == .override(actor: "code"))
-        #expect(context.changeLog.last?.changes.first?.newValue == 31)
+        let log = context.changeLog
+        #expect(log.count == 256)
+        #expect(log.first?.cause == .override(actor: "code"))
+        #expect(log.last?.changes.first?.newValue == 31)
+        // Oldest first, and observer runs still reach the right entry after the ring wrapped.
+        #expect(zip(log, log.dropFirst()).allSatisfy { $0.id + 1 == $1.id })
+        #expect(log.last?.observerRuns.map(\.label) == ["counter"])
+        _ = token
     }
 
     @Test("A failed reload is logged with its diagnostics and changes nothing")
