@@ -11,7 +11,7 @@ struct DefinitionEntryReader {
     var diagnostics: [Diagnostic] = []
     private(set) var key = ""
     private(set) var keyLocation = SourcePosition.unknown("")
-    private(set) var fields: [String: YAMLNode] = [:]
+    private(set) var fields = DefinitionFields()
 
     init(kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue], today: CalendarDay) {
         self.kind = kind
@@ -27,6 +27,20 @@ struct DefinitionEntryReader {
     static let flagOnlyFields = ["variants", "defaultVariant", "state", "targeting"]
 
     var allowedFields: [String] { kind == .flag ? Self.commonFields + Self.flagOnlyFields : Self.commonFields }
+
+    /// Whether `name` is a field this kind of entry accepts (a switch, not a set: it runs for
+    /// every field of every definition).
+    func accepts(_ name: String) -> Bool {
+        switch name {
+        case "type", "default", "description", "owner", "expires", "environments", "enum", "minimum", "maximum",
+            "metadata", "swiftType":
+            return true
+        case "variants", "defaultVariant", "state", "targeting":
+            return kind == .flag
+        default:
+            return false
+        }
+    }
 
     mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
         guard case .string(let shortKey) = keyNode.resolvedScalar, KeySyntax.isValid(shortKey) else {
@@ -70,18 +84,17 @@ struct DefinitionEntryReader {
     }
 
     private mutating func readFields(_ entries: [YAMLMappingEntry]) {
-        let allowed = allowedFields
         for entry in entries {
-            guard let name = entry.key.scalarText, allowed.contains(name) else {
+            guard let name = entry.key.scalarText, accepts(name) else {
                 let name = entry.key.scalarText ?? "?"
                 let hint =
                     kind == .preference && Self.flagOnlyFields.contains(name)
                     ? "; preferences cannot have '\(name)' (it is for flags)"
-                    : Suggestions.didYouMean(name, among: allowed)
+                    : Suggestions.didYouMean(name, among: allowedFields)
                 error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
                 continue
             }
-            fields[name] = entry.value
+            fields.append(name, entry.value)
         }
     }
 
@@ -168,5 +181,25 @@ extension DefinitionEntryReader {
         let aliases = ["boolean": "bool", "integer": "int", "float": "double", "number": "double"]
         if let canonical = aliases[text.lowercased()] { return "; did you mean '\(canonical)'?" }
         return Suggestions.didYouMean(text, among: FlagType.allCases.map(\.rawValue))
+    }
+}
+
+/// The fields of one definition entry, in file order. A short list searched linearly: an
+/// entry has a handful of fields, and a dictionary per entry costs more in hashing and
+/// allocation than it saves, over ten thousand entries.
+struct DefinitionFields {
+    private var fields: [(name: String, node: YAMLNode)] = []
+
+    init() {
+        fields.reserveCapacity(8)
+    }
+
+    mutating func append(_ name: String, _ node: YAMLNode) {
+        fields.append((name, node))
+    }
+
+    /// The node of the field named `name`, if the entry has it.
+    subscript(name: String) -> YAMLNode? {
+        fields.first { $0.name == name }?.node
     }
 }
