@@ -94,8 +94,8 @@ struct DefinitionEntryReader {
                 error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
                 continue
             }
-            fields.append(name, entry.value)
         }
+        fields = DefinitionFields(entries)
     }
 
     /// The type (declared, or inferred from the variants or the default) and the raw variants.
@@ -184,22 +184,21 @@ extension DefinitionEntryReader {
     }
 }
 
-/// The fields of one definition entry, in file order. A short list searched linearly: an
-/// entry has a handful of fields, and a dictionary per entry costs more in hashing and
-/// allocation than it saves, over ten thousand entries.
+/// The fields of one definition entry: a view of the entry's own mapping, searched linearly.
+/// An entry has a handful of fields, and a dictionary (or even a copy) per entry costs more
+/// in hashing and allocation than it saves, over ten thousand entries. Unknown fields are
+/// reported when read and never looked up.
 struct DefinitionFields {
-    private var fields: [(name: String, node: YAMLNode)] = []
+    private var entries: [YAMLMappingEntry] = []
 
-    init() {
-        fields.reserveCapacity(8)
-    }
+    init() {}
 
-    mutating func append(_ name: String, _ node: YAMLNode) {
-        fields.append((name, node))
+    init(_ entries: [YAMLMappingEntry]) {
+        self.entries = entries
     }
 
     /// The node of the field named `name`, if the entry has it.
     subscript(name: String) -> YAMLNode? {
-        fields.first { $0.name == name }?.node
+        entries.first { $0.key.scalarText == name }?.value
     }
 }

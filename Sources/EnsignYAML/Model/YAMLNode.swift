@@ -24,16 +24,66 @@ public struct YAMLNode: Sendable {
 
     /// The node's content.
     public var content: Content
+    /// The explicit tag, rare, so boxed: a reference in every node costs less than a string.
+    private var tagBox: TextBox?
+    /// The position, compact: a parsed file has hundreds of thousands of nodes, so each one
+    /// shares its file's name and keeps its line and column in 32 bits each.
+    private var position: CompactPosition
+
     /// The explicit tag, expanded (`!!str` is `tag:yaml.org,2002:str`), or `nil` when none was written.
-    public var tag: String?
+    public var tag: String? {
+        get { tagBox?.text }
+        set { tagBox = newValue.map(TextBox.init) }
+    }
+
     /// Where the node starts.
-    public var location: SourcePosition
+    public var location: SourcePosition {
+        get { position.sourcePosition }
+        set { position = CompactPosition(newValue) }
+    }
 
     /// Creates a node.
     public init(_ content: Content, tag: String? = nil, location: SourcePosition) {
         self.content = content
-        self.tag = tag
-        self.location = location
+        self.tagBox = tag.map(TextBox.init)
+        self.position = CompactPosition(location)
+    }
+
+    /// Creates a node whose position shares `file` with its document's other nodes.
+    init(_ content: Content, tag: String?, file: TextBox, line: Int, column: Int) {
+        self.content = content
+        self.tagBox = tag.map(TextBox.init)
+        self.position = CompactPosition(file: file, line: line, column: column)
+    }
+}
+
+/// A string behind one reference, shared by every node that points at it.
+final class TextBox: Sendable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+}
+
+/// A node's position: its file (shared) and 32-bit line and column.
+struct CompactPosition: Sendable {
+    let file: TextBox
+    let line: UInt32
+    let column: UInt32
+
+    init(file: TextBox, line: Int, column: Int) {
+        self.file = file
+        self.line = UInt32(clamping: line)
+        self.column = UInt32(clamping: column)
+    }
+
+    init(_ position: SourcePosition) {
+        self.init(file: TextBox(position.file), line: position.line, column: position.column)
+    }
+
+    var sourcePosition: SourcePosition {
+        SourcePosition(file: file.text, line: Int(line), column: Int(column))
     }
 }
 

@@ -4,6 +4,8 @@ import CYAML
 /// merge keys, duplicate keys and the limits. All libyaml state stays inside this file.
 struct NodeComposer {
     let file: String
+    /// The file's name once, shared by every node's position.
+    private let fileBox: TextBox
     let limits: YAMLLimits
     private(set) var documents: [YAMLNode] = []
     private var stack: [OpenCollection] = []
@@ -12,6 +14,7 @@ struct NodeComposer {
 
     init(file: String, limits: YAMLLimits) {
         self.file = file
+        self.fileBox = TextBox(file)
         self.limits = limits
         self.aliasBudget = limits.maximumAliasExpansion
     }
@@ -26,7 +29,8 @@ struct NodeComposer {
         var isMapping: Bool
         var tag: String?
         var anchor: String?
-        var location: SourcePosition
+        var line: Int
+        var column: Int
         var elements: [YAMLNode] = []
         var entries: [YAMLMappingEntry] = []
         var pendingKey: YAMLNode?
@@ -84,8 +88,8 @@ struct NodeComposer {
             let text = String(
                 decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
             let node = YAMLNode(
-                .scalar(text, Self.style(scalar.style)), tag: Self.string(scalar.tag),
-                location: location(of: event.start_mark))
+                .scalar(text, Self.style(scalar.style)), tag: Self.string(scalar.tag), file: fileBox,
+                line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
             try complete(node, size: 1, anchor: Self.string(scalar.anchor))
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -99,15 +103,19 @@ struct NodeComposer {
             let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             stack.append(
                 OpenCollection(
-                    isMapping: isMapping, tag: Self.string(tag), anchor: Self.string(anchor), location: start))
+                    isMapping: isMapping, tag: Self.string(tag), anchor: Self.string(anchor), line: start.line,
+                    column: start.column))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let collection = stack.removeLast()
             let node: YAMLNode
             if collection.isMapping {
                 node = YAMLNode(
-                    .mapping(try Self.applyingMerges(collection)), tag: collection.tag, location: collection.location)
+                    .mapping(try Self.applyingMerges(collection)), tag: collection.tag, file: fileBox,
+                    line: collection.line, column: collection.column)
             } else {
-                node = YAMLNode(.sequence(collection.elements), tag: collection.tag, location: collection.location)
+                node = YAMLNode(
+                    .sequence(collection.elements), tag: collection.tag, file: fileBox, line: collection.line,
+                    column: collection.column)
             }
             try complete(node, size: collection.size, anchor: collection.anchor)
         case YAML_ALIAS_EVENT:
