@@ -60,7 +60,9 @@ public struct ConfigValidator: Sendable {
                 }
             }
         }
-        let loaded = loader.loadDefinitions(definitionFiles)
+        let definitionFileNames = definitionFiles.map(\.name)
+        // Handing the parsed files over lets the loader free each part of a tree once it is read.
+        let loaded = loader.loadDefinitions(consume definitionFiles)
         diagnostics += loaded.diagnostics
         var overlays: [Overlay] = []
         var environments: [String: Overlay] = [:]
@@ -73,7 +75,7 @@ public struct ConfigValidator: Sendable {
         diagnostics += EnvironmentNameCheck.check(loaded.definitions, knownEnvironments: knownEnvironments)
         return ValidationReport(
             diagnostics: diagnostics.sortedByLocation(), definitions: loaded.definitions,
-            definitionFiles: definitionFiles.map(\.name), overlays: overlays, environments: environments)
+            definitionFiles: definitionFileNames, overlays: overlays, environments: environments)
     }
 }
 

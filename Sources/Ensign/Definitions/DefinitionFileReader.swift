@@ -15,15 +15,23 @@ struct DefinitionFileReader {
     static let supportedVersion = 1
 
     mutating func read(_ root: YAMLNode) {
-        guard let entries = root.mappingEntries else {
+        read(consuming: root)
+    }
+
+    /// Reads a document the caller hands over: its `flags:` and `preferences:` entries are
+    /// released one by one as they are read (the definitions keep only what they need).
+    mutating func read(consuming root: consuming YAMLNode) {
+        guard case .mapping(var entries) = root.content else {
             error(
                 at: root.location,
                 "a definitions file must be a mapping with 'flags:' and/or 'preferences:'; found \(root.kindDescription)"
             )
             return
         }
-        var fields: [String: YAMLNode] = [:]
-        for entry in entries {
+        let rootLocation = root.location
+        root.content = .sequence([])  // `entries` is now the tree's only owner
+        var fields: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() {
             guard let name = entry.key.scalarText, Self.topLevelFields.contains(name) else {
                 let name = entry.key.scalarText ?? "?"
                 error(
@@ -31,27 +39,43 @@ struct DefinitionFileReader {
                     "unknown top-level field '\(name)'\(Suggestions.didYouMean(name, among: Self.topLevelFields))")
                 continue
             }
-            fields[name] = entry.value
+            fields[name] = index
         }
-        if let version = fields["version"], version.resolvedScalar != .int(Self.supportedVersion) {
+        func take(_ name: String) -> YAMLNode? {
+            guard let index = fields[name] else { return nil }
+            return Self.take(&entries, at: index).value
+        }
+        if let version = fields["version"].map({ entries[$0].value }),
+            version.resolvedScalar != .int(Self.supportedVersion)
+        {
             error(
                 at: version.location,
                 "unsupported version \(JSONValue(version).jsonText); this Ensign reads version \(Self.supportedVersion)"
             )
         }
-        let namespace = fields["namespace"].flatMap { readNamespace($0) }
-        let setMetadata = fields["metadata"].flatMap { readMetadata($0, key: nil) } ?? [:]
-        if let flags = fields["flags"] {
-            readEntries(flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
+        let namespace = fields["namespace"].flatMap { readNamespace(entries[$0].value) }
+        let setMetadata = fields["metadata"].flatMap { readMetadata(entries[$0].value, key: nil) } ?? [:]
+        if let flags = take("flags") {
+            readEntries(consuming: flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
         }
-        if let preferences = fields["preferences"] {
-            readEntries(preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
+        if let preferences = take("preferences") {
+            readEntries(consuming: preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
         }
-        if let node = fields["$evaluators"] { readEvaluators(node) }
+        if let node = take("$evaluators") { readEvaluators(node) }
         if fields["flags"] == nil, fields["preferences"] == nil {
-            error(at: root.location, "a definitions file needs 'flags:' or 'preferences:'")
+            error(at: rootLocation, "a definitions file needs 'flags:' or 'preferences:'")
         }
     }
+
+    /// Moves an entry out of `entries`, leaving an empty one in its place.
+    static func take(_ entries: inout [YAMLMappingEntry], at index: Int) -> YAMLMappingEntry {
+        let entry = entries[index]
+        entries[index] = emptyEntry
+        return entry
+    }
+
+    /// What a read entry is replaced with: made once, since `YAMLNode.null` builds a new node.
+    private static let emptyEntry = YAMLMappingEntry(key: .null, value: .null)
 
     private mutating func readNamespace(_ node: YAMLNode) -> String? {
         guard case .string(let namespace) = node.resolvedScalar, KeySyntax.isValid(namespace) else {
@@ -62,18 +86,21 @@ struct DefinitionFileReader {
     }
 
     private mutating func readEntries(
-        _ node: YAMLNode, kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue]
+        consuming node: consuming YAMLNode, kind: FlagDefinition.Kind, namespace: String?,
+        setMetadata: [String: JSONValue]
     ) {
         let section = kind == .flag ? "flags" : "preferences"
         if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
-        guard let entries = node.mappingEntries else {
+        guard case .mapping(var entries) = node.content else {
             error(
                 at: node.location,
                 "'\(section)' must be a mapping of keys to definitions; found \(node.kindDescription)")
             return
         }
+        node.content = .sequence([])  // `entries` is now the only owner, so each read entry can go
         definitions.reserveCapacity(definitions.count + entries.count)
-        for entry in entries {
+        for index in entries.indices {
+            let entry = Self.take(&entries, at: index)
             var entryReader = DefinitionEntryReader(
                 kind: kind, namespace: namespace, setMetadata: setMetadata, today: today)
             if let definition = entryReader.read(key: entry.key, value: entry.value) {

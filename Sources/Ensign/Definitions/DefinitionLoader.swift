@@ -54,7 +54,7 @@ public struct DefinitionLoader: Sendable {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = loadDefinitions(parsed)
+        var result = loadDefinitions(consume parsed)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }
@@ -69,18 +69,29 @@ public struct DefinitionLoader: Sendable {
         try YAMLParser(limits: limits).documents(from: source.bytes, file: source.name)
     }
 
-    func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
+    /// What a read document is replaced with.
+    private static let emptyDocument = YAMLNode.null
+
+    /// Reads parsed files into definitions. The files are consumed: each document's tree is
+    /// released part by part as it is read, so loading a large file does not hold its whole
+    /// tree and all its definitions at once.
+    func loadDefinitions(_ files: consuming [ParsedFile]) -> DefinitionLoadResult {
         var collector = DefinitionCollector()
-        for file in files {
-            if file.documents.isEmpty {
+        let names = files.map(\.name)
+        for fileIndex in files.indices {
+            var documents = files[fileIndex].documents
+            files[fileIndex].documents = []
+            if documents.isEmpty {
                 collector.diagnostics.append(
                     Diagnostic(
-                        .error, at: SourcePosition(file: file.name, line: 1, column: 1),
+                        .error, at: SourcePosition(file: files[fileIndex].name, line: 1, column: 1),
                         "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
             }
-            for document in file.documents {
+            for documentIndex in documents.indices {
+                let document = documents[documentIndex]
+                documents[documentIndex] = Self.emptyDocument
                 var reader = DefinitionFileReader(today: today)
-                reader.read(document)
+                reader.read(consuming: document)
                 collector.add(reader)
             }
         }
@@ -88,7 +99,7 @@ public struct DefinitionLoader: Sendable {
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
         let definitions = collector.definitions.map { validator.compile($0) }
         validator.checkEvaluators()
-        let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: files.map(\.name))
+        let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(
             definitions: set, diagnostics: (collector.diagnostics + validator.diagnostics).sortedByLocation())
     }
