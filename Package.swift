@@ -43,7 +43,9 @@ let package = Package(
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
-        .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe"]),
+        // Helpers the test targets share: running built executables, temporary directories.
+        .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
+        .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe", "EnsignTestSupport"]),
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
         .testTarget(name: "EnsignControlTests", dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe"]),
@@ -51,9 +53,12 @@ let package = Package(
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
             name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignControlProbe"),
-        .testTarget(name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign"]),
+        .testTarget(
+            name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
-        .testTarget(name: "EnsignFleetTests", dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe"]),
+        .testTarget(
+            name: "EnsignFleetTests",
+            dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport"]),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

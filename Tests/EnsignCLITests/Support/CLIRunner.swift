@@ -1,55 +1,22 @@
+import EnsignTestSupport
 import Foundation
-import Testing
 
 /// Runs the built `ensign` executable as a real process and captures what it prints.
-struct CLIRunner {
-    struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
+enum CLIRunner {
+    typealias Result = BuiltExecutable.Result
 
     /// The package root, for paths such as `flags/`.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = BuiltExecutable.packageRoot
 
     /// The `ensign` binary next to the test bundle (the same build directory).
-    static let executable: URL = {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // On Linux the tests run from `<build>/EnsignPackageTests.xctest`; on macOS from inside a bundle.
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("ensign")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return packageRoot.appendingPathComponent(".build/debug/ensign")
-    }()
+    static let executable = BuiltExecutable.url(named: "ensign")
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        var processEnvironment = ProcessInfo.processInfo.environment
-        processEnvironment["NO_COLOR"] = "1"
-        processEnvironment.merge(environment) { _, new in new }
-        process.environment = processEnvironment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+        try BuiltExecutable.run("ensign", arguments, environment: environment)
     }
 
-    /// Writes `text` to a fresh temporary file and returns its path.
+    /// Writes `text` to a fresh temporary file and returns its path. The directory is left for
+    /// the system to clean, since the tests read the file after this returns.
     static func temporaryFile(_ text: String, name: String = "file.yaml") throws -> String {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ensign-cli-tests-\(UUID().uuidString)")

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct DefinitionDirectoryTests {
     @Test("Definitions, .yml and .json files, and environment overlays are read; other files are not")
     func readsAllKinds() throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("a.yaml", "version: 1\nflags:\n  a: { default: 1 }\n")
         try directory.write("b.yml", "flags:\n  b: { default: true }\n")
         try directory.write("c.json", #"{"flags": {"c": {"variants": {"x": "X"}, "defaultVariant": "x"}}}"#)
@@ -23,7 +24,7 @@ struct DefinitionDirectoryTests {
 
     @Test("A Kubernetes ConfigMap layout (links into a hidden ..data directory) loads once")
     func configMapLayout() throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("..2026_11_29_10_00_00.123/app.yaml", "flags:\n  a: { default: 1 }\n")
         try directory.link("..data", to: "..2026_11_29_10_00_00.123")
         try directory.link("app.yaml", to: "..data/app.yaml")
@@ -36,7 +37,7 @@ struct DefinitionDirectoryTests {
     func missingAndEmpty() throws {
         let missing = DefinitionLoader().loadDirectory("/nonexistent/ensign/flags")
         #expect(missing.diagnostics.map(\.description) == ["/nonexistent/ensign/flags: error: no such directory"])
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         let empty = DefinitionLoader().loadDirectory(directory.path)
         #expect(empty.diagnostics.first?.severity == .warning)
         #expect(empty.definitions.count == 0)

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @_spi(Sources) @_spi(Tooling) @testable import Ensign
@@ -134,7 +135,7 @@ struct FleetLayerTests {
 
     @Test("A reload that changes the definitions checks the fleet values again")
     func reloadRechecks() throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("app.yaml", "flags:\n  size: { type: int, default: 1, maximum: 10 }\n")
         let context = try AppContext(configuration: AppContextConfiguration(definitionsDirectory: directory.path))
         context.replaceFleetLayer(

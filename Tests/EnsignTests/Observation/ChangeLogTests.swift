@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import Ensign
@@ -53,7 +54,7 @@ struct ChangeLogTests {
 
     @Test("A failed reload is logged with its diagnostics and changes nothing")
     func failedReloadLogged() throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("app.yaml", "flags:\n  a: { default: 1 }\n")
         let context = try AppContext(configuration: AppContextConfiguration(definitionsDirectory: directory.path))
         let key = FlagKey("a", default: 0)

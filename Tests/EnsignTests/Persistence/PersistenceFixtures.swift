@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 
 @testable import Ensign
@@ -5,7 +6,7 @@ import Foundation
 /// A definitions directory with a preference of every type, and paths for the files the
 /// library writes, in a fresh temporary directory.
 struct PersistenceFixture {
-    let directory: TemporaryFlagsDirectory
+    let directory: TemporaryDirectory
     var flags: String { directory.path + "/flags" }
     var preferencesFile: String { directory.path + "/state/preferences.yaml" }
     var overridesFile: String { directory.path + "/state/overrides.yaml" }
@@ -24,7 +25,7 @@ struct PersistenceFixture {
         """
 
     init() throws {
-        directory = try TemporaryFlagsDirectory()
+        directory = try TemporaryDirectory()
         try directory.write("flags/app.yaml", Self.definitions)
     }
 

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -12,12 +13,12 @@ struct FileWatchingTests {
     /// A fresh directory with a deployment file setting the page size to 30, and a context
     /// watching it. The directory lives as long as the fixture.
     struct Deployed {
-        let directory: TemporaryFlagsDirectory
+        let directory: TemporaryDirectory
         let deployment: String
         let context: AppContext
 
         init() throws {
-            directory = try TemporaryFlagsDirectory()
+            directory = try TemporaryDirectory()
             deployment = directory.path + "/deploy/flags.yaml"
             try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
             context = try FileWatchingTests.watchedContext(directory, deployment: deployment)
@@ -25,7 +26,7 @@ struct FileWatchingTests {
     }
 
     /// A context over a definitions directory and one deployment file, watching both.
-    static func watchedContext(_ directory: TemporaryFlagsDirectory, deployment: String) throws -> AppContext {
+    static func watchedContext(_ directory: TemporaryDirectory, deployment: String) throws -> AppContext {
         try directory.write("flags/app.yaml", definitions)
         var configuration = AppContextConfiguration(
             definitionsDirectory: directory.path + "/flags", environment: "test",
@@ -47,7 +48,7 @@ struct FileWatchingTests {
 
     @Test("A Kubernetes ConfigMap update (the ..data symlink swap) is picked up")
     func configMapSwap() async throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("config/..2026_01_01/flags.yaml", "flags:\n  list.pageSize: 30\n")
         try directory.link("config/..data", to: "..2026_01_01")
         try directory.link("config/flags.yaml", to: "..data/flags.yaml")
@@ -113,7 +114,7 @@ struct FileWatchingTests {
 
     @Test("The watcher stops with its context: no descriptors are left open")
     func noLeaks() throws {
-        let directory = try TemporaryFlagsDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
         let before = openInotifyDescriptorCount()
         do {
