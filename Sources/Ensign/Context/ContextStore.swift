@@ -22,6 +22,8 @@ final class ContextStore: Sendable {
     /// Watches the files while the store lives (root stores with watching on).
     let watcher = LockedState<FileWatcher?>(nil)
     private let diagnostics = LockedState<[Diagnostic]>([])
+    /// How many times the files were read again (tests check that unchanged files are not).
+    let reloadCount = Atomic<Int>(0)
 
     private let current: LockedState<ContextSnapshot>
     private let writer: LockedState<WriterState>
@@ -223,6 +225,7 @@ final class ContextStore: Sendable {
     /// watcher) names the cause; without it the cause lists every file read.
     func reloadFromFiles(changedFiles: [String]? = nil) -> [Diagnostic] {
         guard let loader else { return [] }
+        reloadCount.add(1, ordering: .relaxed)
         let current = inputs
         switch loader.reloadedInputs(from: current) {
         case .failure(let failure):

@@ -50,12 +50,10 @@ final class FileWatcher: Sendable {
         self.groups = groups
         self.debounce = debounce
         self.onChange = onChange
+        // Only stat data now: the context has just read every file, and reading them all again
+        // to hash them would double its start-up I/O. Hashes are taken on the first change.
         state.withLock { state in
-            for group in groups {
-                let files = group.files()
-                state.fingerprints[group.name] = FileFingerprint(files: files)
-                state.hashes[group.name] = FileFingerprint.contentHashes(of: files)
-            }
+            for group in groups { state.fingerprints[group.name] = FileFingerprint(files: group.files()) }
         }
         var sources: [any DispatchSourceProtocol] = []
         #if os(Linux)
@@ -102,7 +100,10 @@ final class FileWatcher: Sendable {
             let changedFiles = state.withLock { state in
                 state.fingerprints[group.name] = fingerprint
                 defer { state.hashes[group.name] = hashes }
-                return FileFingerprint.changedFiles(from: state.hashes[group.name] ?? [:], to: hashes)
+                // Without earlier hashes every file counts as changed; the reload then finds
+                // which values, if any, really changed.
+                guard let previous = state.hashes[group.name] else { return files.sorted() }
+                return FileFingerprint.changedFiles(from: previous, to: hashes)
             }
             if !changedFiles.isEmpty { changed[group.name] = changedFiles }
         }
