@@ -14,31 +14,69 @@ struct ConfigurationSource: Sendable {
     var watchedFiles: @Sendable () -> [String] = { [] }
     var watchedDirectories: [String] = []
     let load: @Sendable () -> Loaded
+    /// Reads only the overlays (the environment's file and the deployment files) against
+    /// definitions already loaded: what a reload needs when only overlays changed.
+    var loadOverlays: (@Sendable (DefinitionSet) -> Loaded)?
+    /// Whether a path is one of the overlays `loadOverlays` reads.
+    var isOverlay: @Sendable (String) -> Bool = { _ in false }
 
     static func directory(_ configuration: AppContextConfiguration) -> ConfigurationSource {
         let directory = configuration.definitionsDirectory
         let environments = ConfigDirectory.join(directory, "environments")
-        var source = ConfigurationSource(environment: configuration.environment) {
-            let loader = DefinitionLoader(limits: configuration.limits)
-            let directory = loader.loadDirectory(configuration.definitionsDirectory)
-            var diagnostics = directory.diagnostics
-            var deployments: [Overlay] = []
-            for path in configuration.deploymentFiles {
+        let deploymentFiles = configuration.deploymentFiles
+        let loader = DefinitionLoader(limits: configuration.limits)
+        /// The deployment files, read against `definitions`, in order.
+        @Sendable func readDeployments(_ definitions: DefinitionSet, into diagnostics: inout [Diagnostic]) -> [Overlay]
+        {
+            deploymentFiles.compactMap { path in
                 do throws(YAMLError) {
-                    let source = try ConfigSource.file(path, limits: configuration.limits)
-                    let (overlay, found) = loader.readOverlay(source, definitions: directory.definitions)
-                    deployments.append(overlay)
+                    let (overlay, found) = loader.readOverlay(
+                        try ConfigSource.file(path, limits: configuration.limits), definitions: definitions)
+                    diagnostics += found
+                    return overlay
+                } catch {
+                    diagnostics.append(Diagnostic(error))
+                    return nil
+                }
+            }
+        }
+        /// The environment's overlay file, if there is one.
+        @Sendable func environmentFile() -> String? {
+            ((try? ConfigDirectory.files(in: environments)) ?? []).first {
+                ConfigDirectory.baseName($0) == configuration.environment
+            }
+        }
+        var source = ConfigurationSource(environment: configuration.environment) {
+            let loaded = loader.loadDirectory(directory)
+            var diagnostics = loaded.diagnostics
+            let deployments = readDeployments(loaded.definitions, into: &diagnostics)
+            return Loaded(
+                definitions: loaded.definitions, environmentOverlay: loaded.environments[configuration.environment],
+                deploymentOverlays: deployments, diagnostics: diagnostics)
+        }
+        source.loadOverlays = { definitions in
+            var diagnostics: [Diagnostic] = []
+            var environmentOverlay: Overlay?
+            if let path = environmentFile() {
+                do throws(YAMLError) {
+                    let (overlay, found) = loader.readOverlay(
+                        try ConfigSource.file(path, limits: configuration.limits), definitions: definitions)
+                    environmentOverlay = overlay
                     diagnostics += found
                 } catch {
                     diagnostics.append(Diagnostic(error))
                 }
             }
+            let deployments = readDeployments(definitions, into: &diagnostics)
             return Loaded(
-                definitions: directory.definitions,
-                environmentOverlay: directory.environments[configuration.environment],
-                deploymentOverlays: deployments, diagnostics: diagnostics)
+                definitions: definitions, environmentOverlay: environmentOverlay, deploymentOverlays: deployments,
+                diagnostics: diagnostics.sortedByLocation())
         }
-        let deploymentFiles = configuration.deploymentFiles
+        source.isOverlay = { path in
+            deploymentFiles.contains(path)
+                || (FileSystem.parentDirectory(of: path) == environments
+                    && ConfigDirectory.baseName(path) == configuration.environment)
+        }
         source.watchedFiles = {
             ((try? ConfigDirectory.files(in: directory)) ?? []) + ((try? ConfigDirectory.files(in: environments)) ?? [])
                 + deploymentFiles

@@ -36,6 +36,21 @@ struct ContextLoader: Sendable {
         return PersistedValues(values: values, diagnostics: loaded.diagnostics)
     }
 
+    /// The next inputs after only overlays changed: the definitions (and so the layout and
+    /// every key's slot) stay; the overlays are read again against them. `nil` when the
+    /// source cannot read overlays alone.
+    func reloadedOverlays(from current: ContextInputs) -> Result<(ContextInputs, [Diagnostic]), ReloadFailure>? {
+        guard let loadOverlays = source.loadOverlays else { return nil }
+        let loaded = loadOverlays(current.layout.definitions)
+        guard !loaded.diagnostics.containsErrors else {
+            return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: []))
+        }
+        var inputs = current
+        inputs.environmentOverlay = loaded.environmentOverlay
+        inputs.deploymentOverlays = loaded.deploymentOverlays
+        return .success((inputs, loaded.diagnostics))
+    }
+
     /// The next inputs after reloading everything, or the diagnostics when anything has an error.
     func reloadedInputs(from current: ContextInputs) -> Result<(ContextInputs, [Diagnostic]), ReloadFailure> {
         let loaded = source.load()

@@ -227,15 +227,30 @@ final class ContextStore: Sendable {
         guard let loader else { return [] }
         reloadCount.add(1, ordering: .relaxed)
         let current = inputs
-        switch loader.reloadedInputs(from: current) {
+        // When only overlays changed, keep the definitions and re-resolve only the keys the
+        // old or new overlays mention: a deployment file edit costs its own size, not the app's.
+        let onlyOverlays = changedFiles.map { !$0.isEmpty && $0.allSatisfy(loader.source.isOverlay) } ?? false
+        let outcome =
+            (onlyOverlays ? loader.reloadedOverlays(from: current) : nil) ?? loader.reloadedInputs(from: current)
+        switch outcome {
         case .failure(let failure):
             recordFailedReload(failure.diagnostics, files: changedFiles ?? failure.files)
             return failure.diagnostics
         case .success(let (next, diagnostics)):
             loadDiagnostics = diagnostics
             setStatus(.healthy)
-            commit(cause: .reload(files: changedFiles ?? next.layout.definitions.files), affecting: .all) { $0 = next }
+            let cause = ChangeCause.reload(files: changedFiles ?? next.layout.definitions.files)
+            let affected: AffectedKeys =
+                next.layout === current.layout ? .some(Self.overlayKeys(current) + Self.overlayKeys(next)) : .all
+            commit(cause: cause, affecting: affected) { $0 = next }
             return diagnostics
+        }
+    }
+
+    /// Every key an input's environment and deployment overlays set.
+    private static func overlayKeys(_ inputs: ContextInputs) -> [String] {
+        ([inputs.environmentOverlay].compactMap { $0 } + inputs.deploymentOverlays).flatMap { overlay in
+            Array(overlay.flags.keys) + Array(overlay.preferences.keys)
         }
     }
 

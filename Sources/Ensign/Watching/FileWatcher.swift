@@ -50,11 +50,13 @@ final class FileWatcher: Sendable {
         self.groups = groups
         self.debounce = debounce
         self.onChange = onChange
-        // Only stat data now: the context has just read every file, and reading them all again
-        // to hash them would double its start-up I/O. Hashes are taken on the first change.
+        // Only stat data on the caller's thread: the context has just read every file, and
+        // reading them all again to hash them would double its start-up time. The hashes are
+        // taken on the watcher's queue (below).
         state.withLock { state in
             for group in groups { state.fingerprints[group.name] = FileFingerprint(files: group.files()) }
         }
+        queue.async { [weak self] in self?.takeBaselineHashes() }
         var sources: [any DispatchSourceProtocol] = []
         #if os(Linux)
             if useNotifications, let source = makeNotificationSource() { sources.append(source) }
@@ -81,12 +83,34 @@ final class FileWatcher: Sendable {
         for source in sources { source.cancel() }
     }
 
+    /// Returns once the start-up hashing is done (it runs first on the watcher's queue).
+    func waitUntilReady() {
+        queue.sync {}
+    }
+
     /// Checks every group now, outside the debounce: for tests and for `reloadIfNeeded`.
     func checkNow() {
         queue.sync { check(force: true) }
     }
 
     // MARK: Checking
+
+    /// Hashes every group's files, kept only when their stat data did not move while (or
+    /// since) the context read them; otherwise the first check treats the group as changed.
+    private func takeBaselineHashes() {
+        for group in groups {
+            let files = group.files()
+            let before = FileFingerprint(files: files)
+            let hashes = FileFingerprint.contentHashes(of: files)
+            let after = FileFingerprint(files: files)
+            state.withLock { state in
+                guard before == after, state.fingerprints[group.name] == before, state.hashes[group.name] == nil else {
+                    return
+                }
+                state.hashes[group.name] = hashes
+            }
+        }
+    }
 
     /// Called on `queue`: compares each group with what was last seen and reports changed ones.
     private func check(force: Bool) {

@@ -22,6 +22,8 @@ struct FileWatchingTests {
             deployment = directory.path + "/deploy/flags.yaml"
             try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
             context = try FileWatchingTests.watchedContext(directory, deployment: deployment)
+            // The watcher hashes the files on its queue after start; changes come after that.
+            context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
         }
     }
 
@@ -91,6 +93,23 @@ struct FileWatchingTests {
         #expect(!context.status.isDegraded)
         #expect(seen.values == [60])
         _ = token
+    }
+
+    @Test("A deployment file edit reads only the overlays: the definitions and their layout stay")
+    func overlayOnlyReload() async throws {
+        let fixture = try Deployed()
+        let (directory, context) = (fixture.directory, fixture.context)
+        let layout = context.snapshot.layout
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 44\n")
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 44))
+        #expect(context.snapshot.layout === layout)
+        #expect(context.changeLog.last?.cause == .reload(files: [fixture.deployment]))
+        // A definitions edit reloads everything.
+        try directory.write(
+            "flags/app.yaml", "version: 1\nflags:\n  list.pageSize: { type: int, default: 20, maximum: 200 }\n")
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 150\n")
+        #expect(await waitForValue(context, key: "list.pageSize", toBe: 150))
+        #expect(context.snapshot.layout !== layout)
     }
 
     @Test("Rewriting the same bytes reloads nothing")
