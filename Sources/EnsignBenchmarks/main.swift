@@ -33,11 +33,12 @@ func runBenchmarks() -> Int32 {
         if AllocationCounter.count != nil, !AllocationCounter.isWorking {
             printError("warning: the allocation counter is linked but counted nothing; allocations are not reported")
         }
-        let groups = [
-            StaticReadEntries.group(), EvaluationEntries.group(), OverrideEntries.group(),
-            ObserverFanOutEntries.group(), LoadEntries.group(), MemoryEntries.group(),
-            StartupEntries.group(flagsDirectory: settings.flagsDirectory),
-        ]
+        let groups =
+            [
+                StaticReadEntries.group(), EvaluationEntries.group(), OverrideEntries.group(),
+                ObserverFanOutEntries.group(), LoadEntries.group(), MemoryEntries.group(),
+                StartupEntries.group(flagsDirectory: settings.flagsDirectory),
+            ] + LatencyEntries.groups()
         let runner = BenchmarkRunner(settings: settings)
         let selected = groups.filter(runner.selects)
         guard !selected.isEmpty else {

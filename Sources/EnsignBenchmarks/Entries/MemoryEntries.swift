@@ -138,31 +138,19 @@ enum MemoryEntries {
 
     #if os(Linux)
         private static func writeDefinitionsDirectory() throws -> String {
-            var template = Array("/tmp/ensign-bench-XXXXXX".utf8CString)
-            guard let created = mkdtemp(&template) else { throw BenchmarkFailure("mkdtemp failed") }
-            let directory = String(cString: created)
-            let text = GeneratedDefinitions.manyFlags(count: LoadEntries.flagCount)
-            guard let file = fopen(directory + "/catalog.yaml", "w") else {
-                throw BenchmarkFailure("cannot write \(directory)/catalog.yaml")
-            }
-            defer { fclose(file) }
-            var bytes = text
-            let written = bytes.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
-            guard written == text.utf8.count else { throw BenchmarkFailure("short write to \(directory)") }
+            let directory = try TemporaryFiles.directory()
+            try TemporaryFiles.write(
+                directory + "/catalog.yaml", GeneratedDefinitions.manyFlags(count: LoadEntries.flagCount))
             return directory
         }
 
         private static func removeDefinitionsDirectory(_ directory: String) {
-            unlink(directory + "/catalog.yaml")
-            rmdir(directory)
+            TemporaryFiles.remove(directory)
         }
 
         /// Runs this executable again with `--memory-probe` and reads its one line.
         private static func runProbe(directory: String) throws -> ProbeSample {
-            var path = [CChar](repeating: 0, count: 4096)
-            let length = readlink("/proc/self/exe", &path, path.count - 1)
-            guard length > 0 else { throw BenchmarkFailure("cannot find this executable (/proc/self/exe)") }
-            let executable = String(decoding: path.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let executable = try BuiltTool.currentExecutable()
             let command = "'\(executable)' --memory-probe '\(directory)'"
             guard let pipe = popen(command, "r") else { throw BenchmarkFailure("cannot run \(command)") }
             var output = ""

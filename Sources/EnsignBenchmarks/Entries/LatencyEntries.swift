@@ -1,0 +1,186 @@
+import Dispatch
+import Ensign
+import EnsignControl
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Latencies from a cause to the app's observer: a control client's `set`, one `ensign toggle`
+/// process, and a deployment file edit with 10,000 flags loaded. Each round measures many
+/// events and reports their p50 and p99; the table's min and median are over the rounds.
+enum LatencyEntries {
+    static let controlNames = ["control p50", "control p99", "ensign toggle"]
+    static let fileNames = ["file p50", "file p99"]
+
+    static func groups() -> [BenchmarkGroup] {
+        [
+            BenchmarkGroup(name: "live toggle (control socket)", kind: .probe(names: controlNames, run: runControl)),
+            BenchmarkGroup(name: "file change, 10,000 flags", kind: .probe(names: fileNames, run: runFileChange)),
+        ]
+    }
+
+    // MARK: Control socket
+
+    private static func runControl(_ settings: RunSettings) throws -> [EntryResult] {
+        let directory = try TemporaryFiles.directory()
+        defer { TemporaryFiles.remove(directory) }
+        // The processes toggle another key, so their changes never reach the measured observer.
+        let context = try AppContext(
+            definitions: "flags:\n  demo.enabled: { default: false }\n  demo.process: { default: false }\n")
+        var options = ControlServerOptions(appName: "bench", runtimeDirectory: directory)
+        options.log = { _ in }
+        let server = try ControlServer.start(context: context, options: options)
+        defer { server.stop() }
+        let client = try ControlClient.connect(to: .socket(server.socketPath))
+        defer { client.close() }
+        let arrivals = ArrivalClock()
+        let token = context.observe(FlagKey("demo.enabled", default: false), label: "bench") { _ in arrivals.arrive() }
+        defer { token.cancel() }
+        let toggles = settings.isQuick ? 200 : 1_000
+        var p50: [Double] = []
+        var p99: [Double] = []
+        var processTimes: [Double] = []
+        for _ in 0..<max(1, settings.rounds / 2) {
+            var latencies: [Double] = []
+            for _ in 0..<toggles {
+                let start = ContinuousClock.now
+                _ = try client.toggle("demo.enabled")
+                latencies.append(try arrivals.wait(since: start))
+            }
+            p50.append(Percentile.of(latencies, 0.50))
+            p99.append(Percentile.of(latencies, 0.99))
+            processTimes.append(try toggleProcessTime(socket: server.socketPath, runs: settings.isQuick ? 3 : 10))
+        }
+        let group = "live toggle (control socket)"
+        return [
+            EntryResult(
+                group: group, id: "control p50", name: "client set → observer, p50", unit: .nanosecondsPerOperation,
+                iterations: toggles, samples: p50,
+                note: "p50 over \(toggles) toggles through a ControlClient: from sending `toggle` to the observer"),
+            EntryResult(
+                group: group, id: "control p99", name: "client set → observer, p99", unit: .nanosecondsPerOperation,
+                iterations: toggles, samples: p99, target: .time(atMostNanoseconds: 1_000_000, aim: 250_000),
+                note: "p99 of the same"),
+            EntryResult(
+                group: group, id: "ensign toggle", name: "one `ensign toggle` process, wall time",
+                unit: .nanosecondsPerOperation, iterations: 1, samples: processTimes,
+                note: processTimes.isEmpty
+                    ? "the release `ensign` was not found next to the benchmarks"
+                    : "median of several runs of the release `ensign toggle --socket …`, start to exit"),
+        ]
+    }
+
+    /// The median wall time of `runs` `ensign toggle` processes, in nanoseconds.
+    private static func toggleProcessTime(socket: String, runs: Int) throws -> Double {
+        let executable = BuiltTool.path("ensign")
+        guard access(executable, X_OK) == 0 else { return .nan }
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            let status = try BuiltTool.run(executable, ["toggle", "demo.process", "--socket", socket])
+            guard status == 0 else { throw BenchmarkFailure("ensign toggle exited with \(status)") }
+            times.append(Double((ContinuousClock.now - start).nanoseconds))
+        }
+        return Percentile.of(times, 0.5)
+    }
+
+    // MARK: File change
+
+    private static func runFileChange(_ settings: RunSettings) throws -> [EntryResult] {
+        let directory = try TemporaryFiles.directory()
+        defer { TemporaryFiles.remove(directory) }
+        try TemporaryFiles.write(directory + "/flags/catalog.yaml", GeneratedDefinitions.manyFlags(count: 10_000))
+        let deployment = directory + "/deploy/flags.yaml"
+        try TemporaryFiles.write(deployment, "flags:\n  catalog.area0.flag0: false\n")
+        var configuration = AppContextConfiguration(
+            definitionsDirectory: directory + "/flags", environment: "production", deploymentFiles: [deployment])
+        configuration.pollInterval = .seconds(5)  // inotify delivers the changes; the poll is the backstop
+        let context = try AppContext(configuration: configuration)
+        let arrivals = ArrivalClock()
+        let token = context.observe(FlagKey("catalog.area0.flag0", default: false), label: "bench") { _ in
+            arrivals.arrive()
+        }
+        defer { token.cancel() }
+        let changes = settings.isQuick ? 10 : 50
+        var p50: [Double] = []
+        var p99: [Double] = []
+        var value = false
+        for _ in 0..<max(1, settings.rounds / 3) {
+            var latencies: [Double] = []
+            for _ in 0..<changes {
+                value.toggle()
+                // As an editor or a deployment does it: write a new file, rename it over the old one.
+                try TemporaryFiles.write(deployment + ".new", "flags:\n  catalog.area0.flag0: \(value)\n")
+                let start = ContinuousClock.now
+                guard rename(deployment + ".new", deployment) == 0 else { throw BenchmarkFailure("rename failed") }
+                latencies.append(try arrivals.wait(since: start, timeout: .seconds(5)))
+            }
+            p50.append(Percentile.of(latencies, 0.50))
+            p99.append(Percentile.of(latencies, 0.99))
+        }
+        let group = "file change, 10,000 flags"
+        let note =
+            "from renaming a new deployment file into place to the observer, \(changes) changes per round,"
+            + " with the default 50 ms debounce"
+        return [
+            EntryResult(
+                group: group, id: "file p50", name: "deployment file edit → observer, p50",
+                unit: .nanosecondsPerOperation, iterations: changes, samples: p50, note: note),
+            EntryResult(
+                group: group, id: "file p99", name: "deployment file edit → observer, p99",
+                unit: .nanosecondsPerOperation, iterations: changes, samples: p99,
+                target: .time(atMostNanoseconds: 150_000_000, aim: 100_000_000), note: "p99 of the same"),
+        ]
+    }
+}
+
+/// Records when an observer ran; the measuring thread waits for the next arrival.
+private final class ArrivalClock: Sendable {
+    private let arrivals = DispatchSemaphore(value: 0)
+    private let times = LockedTimes()
+
+    func arrive() {
+        times.append(ContinuousClock.now)
+        arrivals.signal()
+    }
+
+    /// Nanoseconds from `start` to the next arrival.
+    func wait(since start: ContinuousClock.Instant, timeout: Duration = .seconds(2)) throws -> Double {
+        guard arrivals.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success,
+            let arrival = times.removeFirst()
+        else { throw BenchmarkFailure("the observer did not run within \(timeout)") }
+        return Double((arrival - start).nanoseconds)
+    }
+}
+
+/// The arrival times, guarded by a dispatch queue (the benchmarks do not see the library's lock).
+private final class LockedTimes: Sendable {
+    private let queue = DispatchQueue(label: "ensign.bench.arrivals")
+    nonisolated(unsafe) private var times: [ContinuousClock.Instant] = []
+    // nonisolated(unsafe), proven: `times` is only read and written inside `queue.sync`.
+
+    func append(_ time: ContinuousClock.Instant) { queue.sync { times.append(time) } }
+
+    func removeFirst() -> ContinuousClock.Instant? {
+        queue.sync { times.isEmpty ? nil : times.removeFirst() }
+    }
+}
+
+/// Percentiles of a sample, by nearest rank.
+enum Percentile {
+    static func of(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds.
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Temporary directories and files for fixtures that must be on disk, with POSIX calls (the
+/// benchmarks avoid Foundation so its start-up does not show in the figures).
+enum TemporaryFiles {
+    /// A new, empty directory under /tmp.
+    static func directory() throws -> String {
+        var template = Array("/tmp/ensign-bench-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw BenchmarkFailure("mkdtemp failed") }
+        return String(cString: created)
+    }
+
+    /// Writes `text` to `path`, creating its directory.
+    static func write(_ path: String, _ text: String) throws {
+        if let slash = path.lastIndex(of: "/") { mkdir(String(path[..<slash]), 0o755) }
+        guard let file = fopen(path, "w") else { throw BenchmarkFailure("cannot write \(path)") }
+        defer { fclose(file) }
+        var bytes = text
+        let written = bytes.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard written == text.utf8.count else { throw BenchmarkFailure("short write to \(path)") }
+    }
+
+    /// Removes a directory and everything in it.
+    static func remove(_ directory: String) {
+        _ = try? BuiltTool.run("/bin/rm", ["-rf", directory])
+    }
+}
+
+/// The executables built next to the benchmarks, and a way to run them.
+enum BuiltTool {
+    /// This executable's path.
+    static func currentExecutable() throws -> String {
+        var path = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        guard length > 0 else { throw BenchmarkFailure("cannot find this executable (/proc/self/exe)") }
+        return String(decoding: path.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The path of the executable `name` built next to the benchmarks.
+    static func path(_ name: String) -> String {
+        let current = (try? currentExecutable()) ?? ""
+        guard let slash = current.lastIndex(of: "/") else { return name }
+        return String(current[..<slash]) + "/" + name
+    }
+
+    /// Runs `executable` with `arguments`, output discarded, and returns its exit status.
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        var pid = pid_t()
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+            throw BenchmarkFailure("cannot run \(executable)")
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+}
