@@ -14,6 +14,9 @@
 /// ```
 public struct FlagEvaluator: Sendable {
     let baseInputs: ContextInputs
+    /// Every key resolved once without an evaluation context: a flag without targeting is
+    /// the same for every context, so evaluating it is a lookup.
+    let staticSnapshot: ContextSnapshot
 
     /// Creates an evaluator over `definitions`, for `environment`.
     public init(
@@ -23,6 +26,7 @@ public struct FlagEvaluator: Sendable {
         baseInputs = ContextInputs(
             layout: KeyLayout(definitions: definitions), environment: environment,
             environmentOverlay: environmentOverlay, deploymentOverlays: deploymentOverlays)
+        staticSnapshot = ContextSnapshot.resolving(baseInputs, generation: 0)
     }
 
     /// Evaluates a key for `context`, reading the value as `Value`.
@@ -45,8 +49,8 @@ public struct FlagEvaluator: Sendable {
 
     private func resolve(_ key: String, context: EvaluationContext) -> (ResolvedEntry, FlagDefinition?) {
         guard let slot = baseInputs.layout.slot(for: key) else { return (.notFound, nil) }
-        var inputs = baseInputs
-        inputs.evaluationContext = context
-        return (SnapshotResolver.resolve(slot: slot, inputs: inputs), inputs.layout.definitionBySlot[slot])
+        let definition = baseInputs.layout.definitionBySlot[slot]
+        guard definition.compiledTargeting != nil else { return (staticSnapshot.entry(at: slot), definition) }
+        return (SnapshotResolver.resolve(slot: slot, inputs: baseInputs, evaluationContext: context), definition)
     }
 }

@@ -3,7 +3,10 @@
 /// typed keys, so "no value" here means "the code default"; scope overrides are applied by
 /// child contexts on top of their parent's snapshot.)
 enum SnapshotResolver {
-    static func resolve(slot: Int, inputs: ContextInputs) -> ResolvedEntry {
+    /// - Parameter evaluationContext: the context targeting reads, when not the inputs' own
+    ///   (an evaluator resolving one flag for one request).
+    static func resolve(slot: Int, inputs: ContextInputs, evaluationContext: EvaluationContext? = nil) -> ResolvedEntry
+    {
         let definition = inputs.layout.definitionBySlot[slot]
         if let override = inputs.overrides[definition.key] {
             return attributed(override, layer: .override, reason: .override, definition: definition)
@@ -22,7 +25,9 @@ enum SnapshotResolver {
         }
         let fallback = staticEntry(definition, inputs: inputs)
         guard let rule = definition.compiledTargeting else { return fallback }
-        return targeted(definition, rule: rule, fallback: fallback, inputs: inputs)
+        return targeted(
+            definition, rule: rule, fallback: fallback, evaluationContext: evaluationContext ?? inputs.evaluationContext
+        )
     }
 
     /// Layers 2–4½: the last file value wins; `DEFAULT` with no value when none has one.
@@ -51,9 +56,9 @@ enum SnapshotResolver {
     }
 
     private static func targeted(
-        _ definition: FlagDefinition, rule: TargetingRule, fallback: ResolvedEntry, inputs: ContextInputs
+        _ definition: FlagDefinition, rule: TargetingRule, fallback: ResolvedEntry, evaluationContext: EvaluationContext
     ) -> ResolvedEntry {
-        let result = rule.evaluate(context: inputs.evaluationContext, flagKey: definition.key)
+        let result = rule.evaluate(context: evaluationContext, flagKey: definition.key)
         if result.isNull {
             var entry = fallback
             entry.reason = .defaultValue
