@@ -99,7 +99,7 @@ public struct ValidationReport: Sendable {
 
     /// One line: what was checked and what was found.
     public var summary: String {
-        let flags = definitions.definitions.values.filter { $0.kind == .flag }.count
+        let flags = definitions.orderedDefinitions.filter { $0.kind == .flag }.count
         let preferences = definitions.count - flags
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(plural(flags, "flag")) and \(plural(preferences, "preference")) in"

@@ -56,10 +56,12 @@ struct DefinitionFileReader {
         let namespace = fields["namespace"].flatMap { readNamespace(entries[$0].value) }
         let setMetadata = fields["metadata"].flatMap { readMetadata(entries[$0].value, key: nil) } ?? [:]
         if let flags = take("flags") {
-            readEntries(consuming: flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
+            // `consume`: without it the binding keeps the tree alive and nothing is freed early.
+            readEntries(consuming: consume flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
         }
         if let preferences = take("preferences") {
-            readEntries(consuming: preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
+            readEntries(
+                consuming: consume preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
         }
         if let node = take("$evaluators") { readEvaluators(node) }
         if fields["flags"] == nil, fields["preferences"] == nil {

@@ -91,7 +91,7 @@ public struct DefinitionLoader: Sendable {
                 let document = documents[documentIndex]
                 documents[documentIndex] = Self.emptyDocument
                 var reader = DefinitionFileReader(today: today)
-                reader.read(consuming: document)
+                reader.read(consuming: consume document)
                 collector.add(reader)
             }
         }

@@ -16,12 +16,10 @@ final class KeyLayout: Sendable {
     init(definitions: DefinitionSet) {
         identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
         self.definitions = definitions
+        // A key's slot is its index in the sorted keys: the set's own arrays serve as the layout.
         names = definitions.keys
-        var slots: [String: Int] = [:]
-        slots.reserveCapacity(names.count)
-        for (slot, name) in names.enumerated() { slots[name] = slot }
-        slotByName = slots
-        definitionBySlot = names.map { definitions[$0]! }
+        slotByName = definitions.indexByKey
+        definitionBySlot = definitions.orderedDefinitions
     }
 
     /// A layout with no keys: every read gives the code default.
