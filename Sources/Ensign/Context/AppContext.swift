@@ -70,10 +70,16 @@ public final class AppContext: Sendable {
     /// where the value type is known, so a read looks up no type metadata at run time.
     @usableFromInline
     func resolvedValue(_ identity: KeyIdentity) -> JSONValue? {
-        let identity = resolvedIdentity(identity)
+        // A branch rather than a mapped identity, so an unscoped read takes no extra reference.
+        if let scopedKeys { return read(scopedKeys.identity(for: identity)) }
+        return read(identity)
+    }
+
+    @inline(__always)
+    private func read(_ identity: KeyIdentity) -> JSONValue? {
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
         store.trackAccess(self, keyPath: identity.observationKeyPath)
-        return store.snapshot().resolvedValue(identity: identity)
+        return store.snapshot().entryValue(identity: identity)
     }
 
     /// The current snapshot: read several keys from it to get values that belong together.

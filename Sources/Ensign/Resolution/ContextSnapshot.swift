@@ -112,8 +112,15 @@ public final class ContextSnapshot: Sendable {
     /// where the value type is known, so a read looks up no type metadata at run time.
     @usableFromInline
     func resolvedValue(identity: KeyIdentity) -> JSONValue? {
-        // A snapshot taken through a prefix scope reads the key's prefixed twin.
-        let identity = scopedKeys?.identity(for: identity) ?? identity
+        // A snapshot taken through a prefix scope reads the key's prefixed twin. A branch, not
+        // `??`, so the common unscoped read takes no extra reference to the identity.
+        if let scopedKeys { return entryValue(identity: scopedKeys.identity(for: identity)) }
+        return entryValue(identity: identity)
+    }
+
+    /// The value in `identity`'s slot, the key taken as a full name.
+    @inline(__always)
+    func entryValue(identity: KeyIdentity) -> JSONValue? {
         guard let slot = identity.slot(in: layout) else { return nil }
         return chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
     }
