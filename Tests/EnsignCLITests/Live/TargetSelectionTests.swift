@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -21,10 +22,10 @@ struct TargetSelectionTests {
 
     @Test("With no running app, a live command says where it looked and how to start one")
     func noApp() throws {
-        let directory = try LiveApp.makeRuntimeDirectory()
-        let result = try CLIRunner.run(["list"], environment: ["ENSIGN_RUNTIME_DIR": directory])
+        let directory = try TemporaryRuntimeDirectory()
+        let result = try CLIRunner.run(["list"], environment: ["ENSIGN_RUNTIME_DIR": directory.path])
         #expect(result.status == 1)
-        #expect(result.errors.contains("no running app with a control socket in \(directory)"))
+        #expect(result.errors.contains("no running app with a control socket in \(directory.path)"))
         #expect(result.errors.contains("ensign demo"))
     }
 

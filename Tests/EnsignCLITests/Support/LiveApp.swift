@@ -1,32 +1,27 @@
 import Ensign
 import EnsignControl
+import EnsignTestSupport
 import Foundation
 
 /// An app running inside the test process: a context built from YAML and a control server
 /// in a private runtime directory, for the `ensign` binary to talk to.
 final class LiveApp {
-    static let definitions = """
-        version: 1
-        namespace: beneficiaries
-        flags:
-          showPendingList: { type: bool, default: false, description: Show pending beneficiaries. }
-          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-          sortOrder: { type: string, enum: [name, recent], default: recent }
-        """
-
-    static let developmentOverlay = """
-        flags:
-          beneficiaries.pageSize: 30
-        """
-
+    /// The directory this app created, kept alive with it; nil when it joined another's.
+    private let ownedDirectory: TemporaryRuntimeDirectory?
     let runtimeDirectory: String
     let context: AppContext
     let server: ControlServer
 
     init(name: String = "testapp", environment: String = "development", runtimeDirectory: String? = nil) throws {
-        self.runtimeDirectory = try runtimeDirectory ?? Self.makeRuntimeDirectory()
+        if let runtimeDirectory {
+            (ownedDirectory, self.runtimeDirectory) = (nil, runtimeDirectory)
+        } else {
+            let created = try TemporaryRuntimeDirectory()
+            (ownedDirectory, self.runtimeDirectory) = (created, created.path)
+        }
         context = try AppContext(
-            definitions: Self.definitions, environment: environment, environmentOverlay: Self.developmentOverlay)
+            definitions: BeneficiariesFixture.definitions, environment: environment,
+            environmentOverlay: BeneficiariesFixture.developmentOverlay)
         var options = ControlServerOptions(appName: name, runtimeDirectory: self.runtimeDirectory)
         options.log = { _ in }
         server = try ControlServer.start(context: context, options: options)
@@ -37,12 +32,5 @@ final class LiveApp {
     /// Runs `ensign` with `arguments` against this app's socket.
     func run(_ arguments: [String]) throws -> CLIRunner.Result {
         try CLIRunner.run(arguments + ["--socket", server.socketPath])
-    }
-
-    /// A fresh private directory, short enough for socket paths.
-    static func makeRuntimeDirectory() throws -> String {
-        var template = Array("/tmp/ensign-cli-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
-        return String(cString: created)
     }
 }

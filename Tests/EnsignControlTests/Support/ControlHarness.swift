@@ -1,49 +1,20 @@
 import Dispatch
 import Ensign
+import EnsignTestSupport
 import Foundation
 
 @testable import EnsignControl
 
-/// The definitions the control tests use: a small banking app.
+/// The banking app the control tests use (`BeneficiariesFixture`), as a context.
 enum ControlFixtures {
-    static let definitions = """
-        version: 1
-        namespace: beneficiaries
-        flags:
-          showPendingList: { type: bool, default: false, description: Show pending beneficiaries. }
-          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-          sortOrder: { type: string, enum: [name, recent], default: recent }
-        """
+    static let definitions = BeneficiariesFixture.definitions
 
-    static let preferences = """
-        version: 1
-        preferences:
-          appearance.darkMode: { type: bool, default: false }
-        """
-
-    static let developmentOverlay = """
-        flags:
-          beneficiaries.pageSize: 30
-        """
-
-    /// A context over the fixtures for `environment` (with the overlay above).
+    /// A context over the fixtures for `environment` (with the development overlay).
     static func context(environment: String = "development") throws -> AppContext {
         try AppContext(
-            definitions: definitions, preferences, environment: environment, environmentOverlay: developmentOverlay)
+            definitions: BeneficiariesFixture.definitions, BeneficiariesFixture.preferences,
+            environment: environment, environmentOverlay: BeneficiariesFixture.developmentOverlay)
     }
-}
-
-/// A private runtime directory (mode 0700, short enough for socket paths), removed when released.
-final class TemporaryRuntimeDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/ensign-ctl-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
-        path = String(cString: created)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// A context and a control server on it in a private runtime directory, with the server's
