@@ -48,7 +48,9 @@ let package = Package(
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe", "EnsignTestSupport"]),
         // A helper process for tests that need several writers or a killed one.
         .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
-        .testTarget(name: "EnsignControlTests", dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),
+        .testTarget(
+            name: "EnsignControlTests",
+            dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),
         // A helper process: connects to a control socket as another user, and checks in a
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
