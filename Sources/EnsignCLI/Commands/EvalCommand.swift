@@ -30,9 +30,7 @@ enum EvalCommand: Command {
     static let options: Set = ["flags", "env", "context", "type", "default"]
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let key = arguments.positionals.first else {
-            throw UsageError("give exactly one KEY")
-        }
+        let key = try arguments.onlyPositional()
         guard let path = arguments.option("flags") else { throw UsageError("give the definitions with --flags PATH") }
         let type = try arguments.option("type").map(parseType)
         let context = try arguments.option("context").map(parseContext) ?? .empty

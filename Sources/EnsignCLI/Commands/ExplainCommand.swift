@@ -24,9 +24,7 @@ enum ExplainCommand: Command {
     static let options = LiveTarget.options
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let key = arguments.positionals.first else {
-            throw UsageError("give exactly one KEY")
-        }
+        let key = try arguments.onlyPositional()
         let explanation = try LiveTarget.connect(arguments).explain(key)
         if arguments.flag("json") {
             console.print(try LiveFormat.json(explanation).jsonText)

@@ -22,9 +22,7 @@ enum GetCommand: Command {
     static let options = LiveTarget.options
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let key = arguments.positionals.first else {
-            throw UsageError("give exactly one KEY")
-        }
+        let key = try arguments.onlyPositional()
         let report = try LiveTarget.connect(arguments).get(key)
         if arguments.flag("json") {
             console.print(LiveFormat.json(report).jsonText)

@@ -21,9 +21,7 @@ enum ToggleCommand: Command {
     static let options = LiveTarget.options
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.count == 1, let key = arguments.positionals.first else {
-            throw UsageError("give exactly one KEY")
-        }
+        let key = try arguments.onlyPositional()
         let report = try LiveTarget.connect(arguments).toggle(key)
         SetCommand.printResult(report, json: arguments.flag("json"), console: &console)
         return ExitStatus.success

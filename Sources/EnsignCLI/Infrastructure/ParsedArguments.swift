@@ -62,6 +62,16 @@ struct ParsedArguments {
 
     /// Every value given for `--name`, in order.
     func options(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The one positional argument, for commands that take exactly one (`ensign get KEY`).
+    ///
+    /// - Parameter placeholder: how the usage error names the argument.
+    func onlyPositional(named placeholder: String = "KEY") throws(UsageError) -> String {
+        guard positionals.count == 1, let only = positionals.first else {
+            throw UsageError("give exactly one \(placeholder)")
+        }
+        return only
+    }
 }
 
 /// A mistake in how a command was called; exits with status 2.
