@@ -32,6 +32,17 @@ struct CommandLineToolTests {
         #expect(result.errors.contains("unknown option '--jsn'; did you mean '--json'?"))
     }
 
+    @Test(
+        "A command that takes one KEY says so when given none or two, before connecting",
+        arguments: [
+            ["get"], ["get", "a", "b"], ["toggle"], ["explain", "a", "b"],
+        ])
+    func exactlyOneKey(arguments: [String]) throws {
+        let result = try CLIRunner.run(arguments + ["--socket", "/nonexistent/ensign.sock"])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("give exactly one KEY"))
+    }
+
     @Test("An option without its value is a usage error")
     func missingValue() throws {
         let result = try CLIRunner.run(["validate", "flags/", "--env"])
