@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -6,22 +7,72 @@ import Testing
 /// `send-keys` and reads the screen with `capture-pane`. `scripts/setup` installs tmux.
 @Suite("ensign menu in a terminal (tmux)", .serialized)
 struct MenuTerminalTests {
-    /// One tmux session, killed when released.
-    final class Pane {
-        let name = "ensign-menu-\(UUID().uuidString.prefix(8))"
+    /// A private tmux server on its own socket, run in the foreground (`-D`) as this test's
+    /// child, and stopped when released.
+    ///
+    /// Why not let `new-session` start the usual daemon: the daemon is forked by the client and
+    /// inherits the descriptor through which Foundation learns that the client exited, so the
+    /// client is never reaped and `waitUntilExit()` never returns — the whole test run hangs on
+    /// any machine where no tmux server was running yet.
+    final class Server {
+        let directory: TemporaryDirectory
+        let socketPath: String
+        private let process = Process()
 
-        init(command: String) throws {
-            #expect(try Self.tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "24", command]).status == 0)
+        init() throws {
+            directory = try TemporaryDirectory()
+            socketPath = directory.path + "/tmux.sock"
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["tmux", "-S", socketPath, "-D"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<100 where !FileManager.default.fileExists(atPath: socketPath) { usleep(20_000) }
         }
 
-        deinit { _ = try? Self.tmux(["kill-session", "-t", name]) }
+        deinit {
+            _ = try? run(["kill-server"])
+            for _ in 0..<100 where process.isRunning { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+
+        /// Runs a tmux client command against this server. Output goes through a file, not a
+        /// pipe, so nothing that inherits it can keep the test waiting.
+        func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let outputPath = directory.path + "/output-\(UUID().uuidString)"
+            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+            defer { try? FileManager.default.removeItem(atPath: outputPath) }
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+            defer { try? output.close() }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["tmux", "-S", socketPath] + arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return (process.terminationStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// One tmux session on a private server, killed when released.
+    final class Pane {
+        let server: Server
+        let name = "ensign-menu"
+
+        init(command: String) throws {
+            server = try Server()
+            #expect(try server.run(["new-session", "-d", "-s", name, "-x", "80", "-y", "24", command]).status == 0)
+        }
 
         func send(_ keys: String...) throws {
-            _ = try Self.tmux(["send-keys", "-t", name] + keys)
+            _ = try server.run(["send-keys", "-t", name] + keys)
         }
 
         var screen: String {
-            (try? Self.tmux(["capture-pane", "-p", "-t", name]).output) ?? ""
+            (try? server.run(["capture-pane", "-p", "-t", name]).output) ?? ""
         }
 
         /// Waits (bounded) until the screen satisfies `condition`; returns the last screen.
@@ -34,29 +85,14 @@ struct MenuTerminalTests {
             }
             return last
         }
-
-        /// Runs tmux. Output goes through a file, not a pipe: `new-session` starts the tmux
-        /// server, which inherits the descriptors and would keep a pipe open forever.
-        static func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-            _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: outputPath) }
-            let output = try FileHandle(forWritingTo: outputPath)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tmux"] + arguments
-            process.standardOutput = arguments.first == "new-session" ? FileHandle.nullDevice : output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            try output.close()
-            return (process.terminationStatus, (try? String(contentsOf: outputPath, encoding: .utf8)) ?? "")
-        }
     }
 
     @Test("Browse, toggle, edit, search, see a change from elsewhere, quit — in 80×24")
     func menuSession() throws {
-        #expect(try Pane.tmux(["-V"]).status == 0, "tmux is needed for this test; scripts/setup installs it")
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        #expect(
+            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/tmux") },
+            "tmux is needed for this test; scripts/setup installs it")
         let app = try LiveApp()
         let command = "NO_COLOR=1 \(CLIRunner.executable.path) menu --socket \(app.server.socketPath)"
         let pane = try Pane(command: command)
