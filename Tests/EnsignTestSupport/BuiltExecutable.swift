@@ -31,9 +31,20 @@ public enum BuiltExecutable {
     }
 
     /// Runs `name` with `arguments` in the package root, with `NO_COLOR` set, and waits for it.
+    ///
+    /// Output goes to temporary files rather than pipes, so a large standard error cannot
+    /// block the child while the test waits on standard output, and a process that inherits a
+    /// descriptor cannot keep the test waiting. A child still running after `timeout` is
+    /// killed and the call throws, so a hung command fails its test instead of the whole run.
     public static func run(
-        _ name: String, _ arguments: [String], environment: [String: String] = [:]
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(120)
     ) throws -> Result {
+        let directory = try TemporaryDirectory()
+        let outputPath = try directory.write("stdout", "")
+        let errorsPath = try directory.write("stderr", "")
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
         let process = Process()
         process.executableURL = url(named: name)
         process.arguments = arguments
@@ -42,16 +53,40 @@ public enum BuiltExecutable {
         processEnvironment["NO_COLOR"] = "1"
         processEnvironment.merge(environment) { _, new in new }
         process.environment = processEnvironment
-        let output = Pipe()
-        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try output.close()
+        try errors.close()
+        guard waitForExit(of: process, timeout: timeout) else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = waitForExit(of: process, timeout: .seconds(5))
+            throw TimedOut(command: ([name] + arguments).joined(separator: " "), timeout: timeout)
+        }
         return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+            status: process.terminationStatus,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Waits up to `timeout` for `process` to end; returns whether it did.
+    public static func waitForExit(of process: Process, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    /// A command that did not finish in time.
+    public struct TimedOut: Error, CustomStringConvertible {
+        /// The command line.
+        public var command: String
+        /// How long it was given.
+        public var timeout: Duration
+        /// Says which command hung and for how long.
+        public var description: String { "'\(command)' did not finish within \(timeout); it was killed" }
     }
 }

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -31,6 +32,17 @@ struct WatchCommandTests {
         app.server.stop()
         #expect(watch.waitForExit() == 1)
         #expect(watch.errors.contains("the app stopped"))
+    }
+
+    @Test("A watch that is never interrupted is killed at the runner's time limit, so it fails its test, not the run")
+    func runnerTimeLimit() throws {
+        let app = try LiveApp()
+        let started = ContinuousClock.now
+        #expect(throws: BuiltExecutable.TimedOut.self) {
+            try BuiltExecutable.run(
+                "ensign", ["watch", "--socket", app.server.socketPath], timeout: .milliseconds(500))
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
 

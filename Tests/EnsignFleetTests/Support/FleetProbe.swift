@@ -1,4 +1,6 @@
+import EnsignTestSupport
 import Foundation
+import Testing
 
 @testable import EnsignFleet
 
@@ -17,16 +19,7 @@ final class FleetProbe: Sendable {
     /// The revision it synced at (once it has), and what it has seen.
     let state = ConditionLock<(synced: Int64?, sightings: [Sighting], ended: Bool)>((nil, [], false))
 
-    static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("EnsignFleetProbe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("EnsignFleetProbe")
-    }()
+    static let executable = BuiltExecutable.url(named: "EnsignFleetProbe")
 
     /// Starts a probe on `flags` (a definitions directory) watching `key`, and waits until it
     /// has read the prefix.
@@ -76,11 +69,18 @@ final class FleetProbe: Sendable {
 
     var sightings: [Sighting] { state.withLock { $0.sightings } }
 
-    /// Closes its standard input (it stops its source and exits) and waits for it.
+    /// Closes its standard input (it stops its source and exits) and waits for it; a probe
+    /// that has not exited after 10 s is killed, so a stuck probe fails its test, not the run.
     func stop() {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        reader.join()
+        if !BuiltExecutable.waitForExit(of: process, timeout: .seconds(10)) {
+            Issue.record("the fleet probe did not exit when its input closed; killing it")
+            kill(process.processIdentifier, SIGKILL)
+            _ = BuiltExecutable.waitForExit(of: process, timeout: .seconds(5))
+        }
+        // The reader ends at end of file; if something else still holds the probe's output
+        // open, leave the thread rather than hang on it.
+        if state.wait(until: { $0.ended }, timeout: .seconds(5)) { reader.join() }
     }
 
     /// CLOCK_MONOTONIC now, as the probes report it.
