@@ -37,7 +37,7 @@ let package = Package(
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
             name: "EnsignBenchmarks",
-            dependencies: ["Ensign", "EnsignControl", "EnsignYAML", "CYAML", "CAllocationCounter"],
+            dependencies: ["Ensign", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter"],
             path: "Sources/EnsignBenchmarks"
         ),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.

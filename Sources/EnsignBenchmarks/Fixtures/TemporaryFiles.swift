@@ -7,9 +7,9 @@
 /// Temporary directories and files for fixtures that must be on disk, with POSIX calls (the
 /// benchmarks avoid Foundation so its start-up does not show in the figures).
 enum TemporaryFiles {
-    /// A new, empty directory under /tmp.
-    static func directory() throws -> String {
-        var template = Array("/tmp/ensign-bench-XXXXXX".utf8CString)
+    /// A new, empty directory under `parent` (default /tmp).
+    static func directory(under parent: String = "/tmp") throws -> String {
+        var template = Array("\(parent)/ensign-bench-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw BenchmarkFailure("mkdtemp failed") }
         return String(cString: created)
     }
@@ -47,8 +47,22 @@ enum BuiltTool {
         return String(current[..<slash]) + "/" + name
     }
 
+    /// The first executable `name` in a directory of `PATH`, or nil.
+    static func onPath(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
     /// Runs `executable` with `arguments`, output discarded, and returns its exit status.
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let pid = try start(executable, arguments)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+
+    /// Starts `executable` with `arguments`, output discarded, and returns its process id.
+    static func start(_ executable: String, _ arguments: [String]) throws -> pid_t {
         var pid = pid_t()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -60,8 +74,6 @@ enum BuiltTool {
         guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
             throw BenchmarkFailure("cannot run \(executable)")
         }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return (status >> 8) & 0xFF
+        return pid
     }
 }

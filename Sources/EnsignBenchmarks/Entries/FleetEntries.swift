@@ -1,0 +1,159 @@
+import Ensign
+import EnsignFleet
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Fleet propagation: a write to etcd, acknowledged, until the observer runs in each of two
+/// app contexts that joined the fleet with their own fleet sources (their own connections and
+/// watches, as two app processes have). One etcd member runs on loopback for the group; without
+/// an `etcd` binary the entries report n/a and say how to install it.
+enum FleetEntries {
+    static let names = ["fleet p50", "fleet p99"]
+    private static let groupName = "fleet propagation (etcd)"
+    private static let key = "fleet.enabled"
+
+    static func group() -> BenchmarkGroup {
+        BenchmarkGroup(name: groupName, kind: .probe(names: names, run: run))
+    }
+
+    private static func run(_ settings: RunSettings) throws -> [EntryResult] {
+        guard let member = try LoopbackEtcd.start() else {
+            return results(
+                p50: [], p99: [], toggles: 0, note: "etcd is not installed; scripts/setup --with-test-tools installs it"
+            )
+        }
+        defer { member.stop() }
+        let prefix = "/ensign-bench/"
+        let apps = try (0..<2).map { _ in try FleetApp(endpoint: member.clientURL, prefix: prefix, key: key) }
+        defer { for app in apps { app.stop() } }
+        var configuration = EtcdConfiguration(endpoints: [member.clientURL], keyPrefix: prefix)
+        configuration.requestTimeout = .seconds(5)
+        let writer = try EtcdClient(configuration: configuration)
+
+        let toggles = settings.isQuick ? 30 : 120
+        var p50: [Double] = []
+        var p99: [Double] = []
+        var value = false
+        for _ in 0..<max(1, settings.rounds / 3) {
+            var latencies: [Double] = []
+            for _ in 0..<toggles {
+                value.toggle()  // every write is a change, so every write notifies
+                _ = try writer.put(prefix + key, value: Array(String(value).utf8))
+                let acknowledged = ContinuousClock.now
+                for app in apps {
+                    // The observer may run before the put's reply is read: that counts as 0.
+                    latencies.append(max(0, try app.arrivals.wait(since: acknowledged, timeout: .seconds(5))))
+                }
+            }
+            p50.append(Percentile.of(latencies, 0.50))
+            p99.append(Percentile.of(latencies, 0.99))
+        }
+        return results(
+            p50: p50, p99: p99, toggles: toggles,
+            note: "from the put's acknowledgement to the observer in each of 2 contexts with their own fleet sources,"
+                + " \(toggles) toggles per round, one etcd member on loopback")
+    }
+
+    private static func results(p50: [Double], p99: [Double], toggles: Int, note: String) -> [EntryResult] {
+        [
+            EntryResult(
+                group: groupName, id: "fleet p50", name: "write acknowledged → observer, p50",
+                unit: .nanosecondsPerOperation, iterations: toggles, samples: p50, note: note),
+            EntryResult(
+                group: groupName, id: "fleet p99", name: "write acknowledged → observer, p99",
+                unit: .nanosecondsPerOperation, iterations: toggles, samples: p99,
+                target: .time(atMostNanoseconds: 250_000_000), note: "p99 of the same"),
+        ]
+    }
+}
+
+/// An app context that joined the fleet, with an observer of one key.
+private final class FleetApp {
+    let arrivals = ArrivalClock()
+    private let source: EtcdFleetSource
+    private let token: ObservationToken
+
+    init(endpoint: String, prefix: String, key: String) throws {
+        let context = try AppContext(definitions: "flags:\n  \(key): { default: false }\n")
+        let arrivals = self.arrivals
+        token = context.observe(FlagKey(key, default: false), label: "bench") { _ in arrivals.arrive() }
+        source = try EtcdFleetSource.start(context: context, endpoints: [endpoint], prefix: prefix)
+        guard source.waitUntilSynced(timeout: .seconds(10)) else {
+            source.stop()
+            throw BenchmarkFailure("the fleet source did not sync with \(endpoint)")
+        }
+    }
+
+    func stop() {
+        source.stop()
+        token.cancel()
+    }
+}
+
+/// One etcd member on loopback ports, with its data in a temporary directory.
+private struct LoopbackEtcd {
+    let clientURL: String
+    let process: pid_t
+    let directory: String
+
+    /// Starts a member and waits until it serves reads; nil when no `etcd` is on PATH.
+    static func start() throws -> LoopbackEtcd? {
+        guard let executable = BuiltTool.onPath("etcd") else { return nil }
+        // etcd fsyncs every write: on memory-backed /dev/shm the disk does not dominate.
+        let directory = try TemporaryFiles.directory(under: access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp")
+        let clientURL = "http://127.0.0.1:\(try freePort())"
+        let peerURL = "http://127.0.0.1:\(try freePort())"
+        let process = try BuiltTool.start(
+            executable,
+            [
+                "--name", "bench", "--data-dir", directory + "/data",
+                "--listen-client-urls", clientURL, "--advertise-client-urls", clientURL,
+                "--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
+                "--initial-cluster", "bench=\(peerURL)", "--logger", "zap", "--log-level", "error",
+            ])
+        let member = LoopbackEtcd(clientURL: clientURL, process: process, directory: directory)
+        var configuration = EtcdConfiguration(endpoints: [clientURL], keyPrefix: "/")
+        configuration.requestTimeout = .seconds(1)
+        let client = try EtcdClient(configuration: configuration)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if (try? client.get("/ready")) != nil { return member }
+            usleep(50_000)
+        }
+        member.stop()
+        throw BenchmarkFailure("etcd did not start serving on \(clientURL) within 30 s")
+    }
+
+    func stop() {
+        kill(process, SIGKILL)
+        var status: Int32 = 0
+        waitpid(process, &status, 0)
+        TemporaryFiles.remove(directory)
+    }
+
+    /// A loopback TCP port that was free a moment ago.
+    private static func freePort() throws -> Int {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw BenchmarkFailure("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw BenchmarkFailure("cannot find a free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
