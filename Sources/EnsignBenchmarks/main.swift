@@ -38,7 +38,7 @@ func runBenchmarks() -> Int32 {
                 StaticReadEntries.group(), EvaluationEntries.group(), OverrideEntries.group(),
                 ObserverFanOutEntries.group(), LoadEntries.group(), MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
-            ] + LatencyEntries.groups() + [FleetEntries.group()]
+            ] + [ValidateEntries.group()] + LatencyEntries.groups() + [FleetEntries.group()]
         let runner = BenchmarkRunner(settings: settings)
         let selected = groups.filter(runner.selects)
         guard !selected.isEmpty else {
