@@ -86,6 +86,12 @@ public enum BuiltExecutable {
         public var command: String
         /// How long it was given.
         public var timeout: Duration
+        /// Creates the error for `command`, given `timeout`.
+        public init(command: String, timeout: Duration) {
+            self.command = command
+            self.timeout = timeout
+        }
+
         /// Says which command hung and for how long.
         public var description: String { "'\(command)' did not finish within \(timeout); it was killed" }
     }

@@ -29,6 +29,10 @@ struct MenuTerminalTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             for _ in 0..<100 where !FileManager.default.fileExists(atPath: socketPath) { usleep(20_000) }
+            // Without a server on the socket, `new-session` would start the daemon after all.
+            guard process.isRunning, FileManager.default.fileExists(atPath: socketPath) else {
+                throw TmuxUnavailable()
+            }
         }
 
         deinit {
@@ -52,9 +56,18 @@ struct MenuTerminalTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
+            guard BuiltExecutable.waitForExit(of: process, timeout: .seconds(10)) else {
+                kill(process.processIdentifier, SIGKILL)
+                throw BuiltExecutable.TimedOut(
+                    command: "tmux " + arguments.joined(separator: " "), timeout: .seconds(10))
+            }
             return (process.terminationStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
         }
+    }
+
+    /// The tmux server did not start: tmux is missing or older than 3.2 (no `-D`).
+    struct TmuxUnavailable: Error, CustomStringConvertible {
+        var description: String { "tmux 3.2 or later is needed for this test; scripts/setup installs it" }
     }
 
     /// One tmux session on a private server, killed when released.
