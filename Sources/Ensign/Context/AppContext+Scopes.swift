@@ -8,7 +8,7 @@ extension AppContext {
     /// ```swift
     /// let showPendingList = FlagKey("showPendingList", default: false)
     /// let beneficiaries = context.scope("beneficiaries")
-    /// beneficiaries[showPendingList]  // reads beneficiaries.showPendingList
+    /// let isShown = beneficiaries[showPendingList]  // reads beneficiaries.showPendingList
     /// ```
     public func scope(_ prefix: String) -> AppContext {
         let trimmed = prefix.hasSuffix(".") ? String(prefix.dropLast()) : prefix

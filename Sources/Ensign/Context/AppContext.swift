@@ -8,8 +8,11 @@ import Observation
 ///
 /// ```swift
 /// let context = try AppContext(configuration: .init(definitionsDirectory: "flags", environment: "staging"))
+/// if context[.showPendingList] { … }  // FlagKey("beneficiaries.showPendingList", default: false)
+///
+/// // A module reads its own keys by their short names through a scope:
 /// let beneficiaries = context.scope("beneficiaries")
-/// if beneficiaries[.showPendingList] { … }
+/// let pageSize = beneficiaries[FlagKey("pageSize", default: 20)]  // beneficiaries.pageSize
 /// ```
 ///
 /// Each key resolves through these layers, lowest first: the code default in the typed key,

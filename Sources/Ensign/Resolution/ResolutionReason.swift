@@ -19,6 +19,11 @@ public enum ResolutionReason: String, Sendable, Hashable, CaseIterable {
     case preference = "PREFERENCE"
 }
 
+extension ResolutionReason: CustomStringConvertible {
+    /// OpenFeature's name, as `ensign` and the control protocol print it: `STATIC`, `OVERRIDE`, …
+    public var description: String { rawValue }
+}
+
 /// What went wrong when a key could not be resolved normally, as OpenFeature names it.
 public enum ResolutionErrorCode: String, Sendable, Hashable, CaseIterable {
     /// No definitions file defines the key.
@@ -31,6 +36,11 @@ public enum ResolutionErrorCode: String, Sendable, Hashable, CaseIterable {
     case invalidContext = "INVALID_CONTEXT"
     /// Any other problem (for example, targeting returned a variant that does not exist).
     case general = "GENERAL"
+}
+
+extension ResolutionErrorCode: CustomStringConvertible {
+    /// OpenFeature's name, as `ensign` and the control protocol print it: `TYPE_MISMATCH`, …
+    public var description: String { rawValue }
 }
 
 /// The layers a value can come from, lowest precedence first.
