@@ -112,8 +112,23 @@ public final class AppContext: Sendable {
         store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
         let snapshot = store.snapshot()
         return ResolutionDetails(
-            key: name, entry: snapshot.entry(named: name), definition: snapshot.definition(forKeyNamed: name),
-            defaultValue: key.defaultValue)
+            key: name, entry: entry(named: name, relativeName: key.name, in: snapshot),
+            definition: snapshot.definition(forKeyNamed: name), defaultValue: key.defaultValue)
+    }
+
+    /// The entry for `name`; when it is not defined only because a scope put its prefix in
+    /// front of a key that already had it, the error says so.
+    private func entry(named name: String, relativeName: String, in snapshot: ContextSnapshot) -> ResolvedEntry {
+        var entry = snapshot.entry(named: name)
+        guard entry.errorCode == .flagNotFound, let keyPrefix, snapshot.definition(forKeyNamed: relativeName) != nil
+        else { return entry }
+        let remedy =
+            relativeName.hasPrefix(keyPrefix)
+            ? "here its key is '\(relativeName.dropFirst(keyPrefix.count))'" : "read it through an unscoped context"
+        entry.errorMessage =
+            "'\(name)' is not defined: this context is scoped to '\(keyPrefix)' and reads keys relative to it;"
+            + " '\(relativeName)' is defined; \(remedy)"
+        return entry
     }
 
     /// The details of a key given by name (relative to this context's scope), without a Swift
@@ -121,7 +136,7 @@ public final class AppContext: Sendable {
     public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
         let key = fullName(name)
         let snapshot = store.snapshot()
-        let entry = snapshot.entry(named: key)
+        let entry = entry(named: key, relativeName: name, in: snapshot)
         return ResolutionDetails(
             key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
             errorCode: entry.errorCode, errorMessage: entry.errorMessage,

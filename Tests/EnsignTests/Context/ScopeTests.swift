@@ -19,6 +19,25 @@ struct ScopeTests {
         #expect(context.scope("beneficiaries").scope("x")[FlagKey("y", default: 7)] == 7)
     }
 
+    @Test("A full key read through a scope is not found, and the error says what key to use instead")
+    func fullKeyInScope() throws {
+        let context = try AppContext(
+            definitions: "flags:\n  beneficiaries.pageSize: { default: 20 }\n  payments.limit: { default: 5 }\n")
+        let beneficiaries = context.scope("beneficiaries")
+        let doubled = beneficiaries.details(for: FlagKey("beneficiaries.pageSize", default: 1))
+        #expect(doubled.value == 1 && doubled.errorCode == .flagNotFound)
+        #expect(
+            doubled.errorMessage
+                == "'beneficiaries.beneficiaries.pageSize' is not defined: this context is scoped to 'beneficiaries.'"
+                + " and reads keys relative to it; 'beneficiaries.pageSize' is defined; here its key is 'pageSize'")
+        let elsewhere = beneficiaries.details(forKeyNamed: "payments.limit")
+        #expect(
+            elsewhere.errorMessage?.hasSuffix("'payments.limit' is defined; read it through an unscoped context")
+                == true)
+        // Not defined under either name: the usual message.
+        #expect(beneficiaries.details(forKeyNamed: "nothing").errorMessage == "no definitions file defines this key")
+    }
+
     @Test("Writes and observers through a prefix scope use the full key")
     func prefixScopeWritesAndObservers() throws {
         let context = try ContextFixtures.context()
