@@ -7,10 +7,10 @@ enum ExplainCommand: Command {
     static let summary = "Show every layer that has a value for a key, the winner marked, and its last changes."
     static let synopsis = "explain KEY [--socket PATH | --app NAME] [--json]"
     static let details = """
-        Lists the layers lowest first (definition, environment, deployment files, targeting,
-        preference, override) with the value each has and the file:line that sets it; the
-        value in force is marked with an arrow. Then the last transactions that changed the
-        key: when, why, old → new.
+        Lists the layers lowest first (definition, environment, deployment files, fleet,
+        targeting, preference, override, scope override) with the value each has and the
+        file:line (or etcd endpoint and revision) that sets it; the value in force is marked
+        with an arrow. Then the last transactions that changed the key: when, why, old → new.
 
         options:
           --json   print the explanation as one JSON object

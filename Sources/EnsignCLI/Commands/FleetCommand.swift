@@ -12,7 +12,8 @@ enum FleetCommand: Command {
     static let name = "fleet"
     static let summary = "Read and write fleet-wide flag values in etcd (every instance applies them live)."
     static let synopsis =
-        "fleet list|get|set|reset [KEY] [VALUE] --etcd URL[,URL…] --prefix P [--flags DIR] [--if-revision N] [--json]"
+        "fleet list|get|set|reset [KEY | --all] [VALUE] --etcd URL[,URL…] --prefix P [--flags DIR] [--if-revision N]"
+        + " [--user NAME] [--json]"
     static let details = """
         The etcd key PREFIX+KEY holds KEY's fleet value as JSON (or YAML) text. Every app
         instance running an etcd fleet source on the same prefix applies a change within

@@ -13,18 +13,18 @@ enum ListCommand: Command {
 
         options:
           --flags DIR   read this definitions directory offline instead of asking an app
-          --prefix P    only keys that start with P (live)
-          --json        print a JSON array: live, objects with key, kind, type, value, variant,
-                        reason, errorCode, errorMessage, metadata, source, overridden,
-                        persisted, description; offline, objects with key, kind, type,
-                        default, description
+          --prefix P    only keys that start with P
+          --json        print a JSON array: live, objects with key, kind, type, value, reason,
+                        metadata, source, overridden, persisted, description, and variant,
+                        errorCode and errorMessage when they are set; offline, objects with
+                        key, kind, type, default, description
 
         \(LiveTarget.help)
 
         examples:
           ensign list
           ensign list --prefix beneficiaries. --json
-          ensign list --flags flags/
+          ensign list --flags flags/ --prefix beneficiaries.
         """
     static let flags: Set = ["json"]
     static let options: Set = LiveTarget.options.union(["flags", "prefix"])
@@ -35,7 +35,8 @@ enum ListCommand: Command {
             guard arguments.option("socket") == nil, arguments.option("app") == nil else {
                 throw UsageError("--flags reads files offline; it does not go with --socket or --app")
             }
-            return listOffline(directory, json: arguments.flag("json"), console: &console)
+            return listOffline(
+                directory, prefix: arguments.option("prefix"), json: arguments.flag("json"), console: &console)
         }
         let client = try LiveTarget.connect(arguments)
         let keys = try client.list(prefix: arguments.option("prefix"))
@@ -56,13 +57,14 @@ enum ListCommand: Command {
         return ExitStatus.success
     }
 
-    static func listOffline(_ directory: String, json: Bool, console: inout Console) -> Int32 {
+    static func listOffline(_ directory: String, prefix: String?, json: Bool, console: inout Console) -> Int32 {
         let loaded = DefinitionLoader().loadDirectory(directory)
         for diagnostic in loaded.diagnostics where diagnostic.isError {
             console.printError(DiagnosticPrinter.format(diagnostic, console: console))
         }
         if loaded.diagnostics.containsErrors { return ExitStatus.failure }
-        let definitions = loaded.definitions.keys.compactMap { loaded.definitions[$0] }
+        let definitions = loaded.definitions.keys.filter { $0.hasPrefix(prefix ?? "") }
+            .compactMap { loaded.definitions[$0] }
         if json {
             console.print(JSONValue.array(definitions.map(self.json)).jsonText)
             return ExitStatus.success

@@ -93,6 +93,18 @@ struct CommandLineToolTests {
         #expect(pageSize?["default"] == 20)
     }
 
+    @Test("list --flags --prefix lists only the keys under the prefix")
+    func listOfflinePrefix() throws {
+        let all = try CLIRunner.run(["list", "--flags", "flags/", "--json"])
+        let result = try CLIRunner.run(["list", "--flags", "flags/", "--prefix", "beneficiaries.", "--json"])
+        #expect(result.status == 0)
+        let keys = try JSONValue(jsonText: result.output).arrayValue?.compactMap { $0["key"]?.stringValue } ?? []
+        let allKeys = try JSONValue(jsonText: all.output).arrayValue?.compactMap { $0["key"]?.stringValue } ?? []
+        #expect(!keys.isEmpty && keys.allSatisfy { $0.hasPrefix("beneficiaries.") })
+        #expect(keys == allKeys.filter { $0.hasPrefix("beneficiaries.") })
+        #expect(keys.count < allKeys.count)
+    }
+
     @Test("schema prints a JSON Schema document")
     func schema() throws {
         let result = try CLIRunner.run(["schema"])
