@@ -23,13 +23,13 @@ public struct FlagDefinition: Sendable {
     /// flag has no `defaultVariant` and the code default applies.
     public var defaultValue: LocatedValue? { storage.defaultValue }
     /// Named values (flagd variants); empty for compact flags without `variants:`.
-    public var variants: [String: JSONValue] { storage.variants }
+    public var variants: [String: JSONValue] { storage.rules?.variants ?? [:] }
     /// The variant the default comes from, for flags with variants.
-    public var defaultVariant: String? { storage.defaultVariant }
+    public var defaultVariant: String? { storage.rules?.defaultVariant }
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
     public var isEnabled: Bool { storage.isEnabled }
     /// The targeting rule as written, when there is one.
-    public var targeting: LocatedValue? { storage.targeting }
+    public var targeting: LocatedValue? { storage.rules?.targeting }
     /// Values given inline under `environments:`, by environment name.
     public var environmentValues: [String: LocatedValue] { storage.environmentValues }
     /// Allowed values, from `enum:`.
@@ -53,11 +53,11 @@ public struct FlagDefinition: Sendable {
     public var location: SourcePosition { storage.location }
     /// The YAML of the targeting rule, kept until the rule is compiled so problems can point
     /// at exact positions; dropped afterwards so a loaded set does not hold YAML trees.
-    var targetingNode: YAMLNode? { storage.targetingNode }
+    var targetingNode: YAMLNode? { storage.rules?.targetingNode }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it compiles.
-    public var compiledTargeting: TargetingRule? { storage.compiledTargeting }
+    public var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
-    public var targetingProblem: String? { storage.targetingProblem }
+    public var targetingProblem: String? { storage.rules?.targetingProblem }
 
     /// The fields, shared by every copy: a definition is copied into dictionaries, layouts
     /// and snapshots, and a reference costs 8 bytes where the fields cost hundreds.
@@ -68,10 +68,7 @@ public struct FlagDefinition: Sendable {
         let kind: Kind
         let type: FlagType
         let defaultValue: LocatedValue?
-        let variants: [String: JSONValue]
-        let defaultVariant: String?
         let isEnabled: Bool
-        let targeting: LocatedValue?
         let environmentValues: [String: LocatedValue]
         let allowedValues: [JSONValue]?
         let minimum: Double?
@@ -82,25 +79,21 @@ public struct FlagDefinition: Sendable {
         let metadata: [String: JSONValue]
         let swiftType: String?
         let location: SourcePosition
-        let targetingNode: YAMLNode?
-        let compiledTargeting: TargetingRule?
-        let targetingProblem: String?
+        /// Variants and targeting, boxed: most flags have neither, and inline they would cost
+        /// about 200 bytes per flag.
+        let rules: Rules?
 
         init(
-            key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: [String: JSONValue],
-            defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, isEnabled: Bool,
             environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?,
             maximum: Double?, summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-            location: SourcePosition, swiftType: String?, compiledTargeting: TargetingRule?, targetingProblem: String?
+            location: SourcePosition, swiftType: String?, rules: Rules?
         ) {
             self.key = key
             self.kind = kind
             self.type = type
             self.defaultValue = defaultValue
-            self.variants = variants
-            self.defaultVariant = defaultVariant
             self.isEnabled = isEnabled
-            self.targeting = targeting
             self.environmentValues = environmentValues
             self.allowedValues = allowedValues
             self.minimum = minimum
@@ -111,9 +104,16 @@ public struct FlagDefinition: Sendable {
             self.metadata = metadata
             self.swiftType = swiftType
             self.location = location
-            self.targetingNode = targetingNode
-            self.compiledTargeting = compiledTargeting
-            self.targetingProblem = targetingProblem
+            self.rules = rules
+        }
+
+        /// A copy with other rules.
+        func replacingRules(_ rules: Rules?) -> Storage {
+            Storage(
+                key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
+                environmentValues: environmentValues, allowedValues: allowedValues, minimum: minimum,
+                maximum: maximum, summary: summary, owner: owner, expires: expires, metadata: metadata,
+                location: location, swiftType: swiftType, rules: rules)
         }
     }
 
@@ -125,24 +125,23 @@ public struct FlagDefinition: Sendable {
         location: SourcePosition, swiftType: String? = nil
     ) {
         storage = Storage(
-            key: key, kind: kind, type: type, defaultValue: defaultValue, variants: variants,
-            defaultVariant: defaultVariant, isEnabled: isEnabled, targeting: targeting, targetingNode: targetingNode,
+            key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
             environmentValues: environmentValues, allowedValues: allowedValues, minimum: minimum, maximum: maximum,
             summary: summary, owner: owner, expires: expires, metadata: metadata, location: location,
-            swiftType: swiftType, compiledTargeting: nil, targetingProblem: nil)
+            swiftType: swiftType,
+            rules: Rules.unlessEmpty(
+                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
+                compiledTargeting: nil, targetingProblem: nil))
     }
 
     /// The same definition with its targeting compiled (or its problem recorded), and the
     /// targeting YAML released.
     func withCompiledTargeting(_ rule: TargetingRule?, problem: String?) -> FlagDefinition {
         var copy = self
-        let old = storage
-        copy.storage = Storage(
-            key: old.key, kind: old.kind, type: old.type, defaultValue: old.defaultValue, variants: old.variants,
-            defaultVariant: old.defaultVariant, isEnabled: old.isEnabled, targeting: old.targeting, targetingNode: nil,
-            environmentValues: old.environmentValues, allowedValues: old.allowedValues, minimum: old.minimum,
-            maximum: old.maximum, summary: old.summary, owner: old.owner, expires: old.expires, metadata: old.metadata,
-            location: old.location, swiftType: old.swiftType, compiledTargeting: rule, targetingProblem: problem)
+        copy.storage = storage.replacingRules(
+            Rules.unlessEmpty(
+                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: nil,
+                compiledTargeting: rule, targetingProblem: problem))
         return copy
     }
 }

@@ -1,0 +1,39 @@
+import EnsignYAML
+
+extension FlagDefinition {
+    /// A flag's variants and targeting (flagd's long form, or a compact flag with `targeting`).
+    final class Rules: Sendable {
+        let variants: [String: JSONValue]
+        let defaultVariant: String?
+        let targeting: LocatedValue?
+        let targetingNode: YAMLNode?
+        let compiledTargeting: TargetingRule?
+        let targetingProblem: String?
+
+        init(
+            variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            compiledTargeting: TargetingRule?, targetingProblem: String?
+        ) {
+            self.variants = variants
+            self.defaultVariant = defaultVariant
+            self.targeting = targeting
+            self.targetingNode = targetingNode
+            self.compiledTargeting = compiledTargeting
+            self.targetingProblem = targetingProblem
+        }
+
+        /// Rules with these parts, or `nil` when there are none.
+        static func unlessEmpty(
+            variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            compiledTargeting: TargetingRule?, targetingProblem: String?
+        ) -> Rules? {
+            guard
+                !variants.isEmpty || defaultVariant != nil || targeting != nil || targetingNode != nil
+                    || compiledTargeting != nil || targetingProblem != nil
+            else { return nil }
+            return Rules(
+                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
+                compiledTargeting: compiledTargeting, targetingProblem: targetingProblem)
+        }
+    }
+}
