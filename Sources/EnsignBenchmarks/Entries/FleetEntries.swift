@@ -35,8 +35,7 @@ enum FleetEntries {
         let writer = try EtcdClient(configuration: configuration)
 
         let toggles = settings.isQuick ? 30 : 120
-        var p50: [Double] = []
-        var p99: [Double] = []
+        var rounds = LatencyRounds()
         var value = false
         for _ in 0..<max(1, settings.rounds / 3) {
             var latencies: [Double] = []
@@ -49,11 +48,10 @@ enum FleetEntries {
                     latencies.append(max(0, try app.arrivals.wait(since: acknowledged, timeout: .seconds(5))))
                 }
             }
-            p50.append(Percentile.of(latencies, 0.50))
-            p99.append(Percentile.of(latencies, 0.99))
+            rounds.record(latencies)
         }
         return results(
-            p50: p50, p99: p99, toggles: toggles,
+            p50: rounds.p50, p99: rounds.p99, toggles: toggles,
             note: "from the put's acknowledgement to the observer in each of 2 contexts with their own fleet sources,"
                 + " \(toggles) toggles per round, one etcd member on loopback")
     }

@@ -39,8 +39,7 @@ enum LatencyEntries {
         let token = context.observe(FlagKey("demo.enabled", default: false), label: "bench") { _ in arrivals.arrive() }
         defer { token.cancel() }
         let toggles = settings.isQuick ? 200 : 1_000
-        var p50: [Double] = []
-        var p99: [Double] = []
+        var rounds = LatencyRounds()
         var processTimes: [Double] = []
         for _ in 0..<max(1, settings.rounds / 2) {
             var latencies: [Double] = []
@@ -49,19 +48,18 @@ enum LatencyEntries {
                 _ = try client.toggle("demo.enabled")
                 latencies.append(try arrivals.wait(since: start))
             }
-            p50.append(Percentile.of(latencies, 0.50))
-            p99.append(Percentile.of(latencies, 0.99))
+            rounds.record(latencies)
             processTimes.append(try toggleProcessTime(socket: server.socketPath, runs: settings.isQuick ? 3 : 10))
         }
         let group = "live toggle (control socket)"
         return [
             EntryResult(
                 group: group, id: "control p50", name: "client set → observer, p50", unit: .nanosecondsPerOperation,
-                iterations: toggles, samples: p50,
+                iterations: toggles, samples: rounds.p50,
                 note: "p50 over \(toggles) toggles through a ControlClient: from sending `toggle` to the observer"),
             EntryResult(
                 group: group, id: "control p99", name: "client set → observer, p99", unit: .nanosecondsPerOperation,
-                iterations: toggles, samples: p99, target: .time(atMostNanoseconds: 1_000_000, aim: 250_000),
+                iterations: toggles, samples: rounds.p99, target: .time(atMostNanoseconds: 1_000_000, aim: 250_000),
                 note: "p99 of the same"),
             EntryResult(
                 group: group, id: "ensign toggle", name: "one `ensign toggle` process, wall time",
@@ -104,8 +102,7 @@ enum LatencyEntries {
         }
         defer { token.cancel() }
         let changes = settings.isQuick ? 10 : 50
-        var p50: [Double] = []
-        var p99: [Double] = []
+        var rounds = LatencyRounds()
         var value = false
         for _ in 0..<max(1, settings.rounds / 3) {
             var latencies: [Double] = []
@@ -117,8 +114,7 @@ enum LatencyEntries {
                 guard rename(deployment + ".new", deployment) == 0 else { throw BenchmarkFailure("rename failed") }
                 latencies.append(try arrivals.wait(since: start, timeout: .seconds(5)))
             }
-            p50.append(Percentile.of(latencies, 0.50))
-            p99.append(Percentile.of(latencies, 0.99))
+            rounds.record(latencies)
         }
         let group = "file change, 10,000 flags"
         let note =
@@ -127,21 +123,12 @@ enum LatencyEntries {
         return [
             EntryResult(
                 group: group, id: "file p50", name: "deployment file edit → observer, p50",
-                unit: .nanosecondsPerOperation, iterations: changes, samples: p50, note: note),
+                unit: .nanosecondsPerOperation, iterations: changes, samples: rounds.p50, note: note),
             EntryResult(
                 group: group, id: "file p99", name: "deployment file edit → observer, p99",
-                unit: .nanosecondsPerOperation, iterations: changes, samples: p99,
+                unit: .nanosecondsPerOperation, iterations: changes, samples: rounds.p99,
                 target: .time(atMostNanoseconds: 150_000_000, aim: 100_000_000), note: "p99 of the same"),
         ]
-    }
-}
-
-/// Percentiles of a sample, by nearest rank.
-enum Percentile {
-    static func of(_ values: [Double], _ fraction: Double) -> Double {
-        guard !values.isEmpty else { return .nan }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
     }
 }
 
