@@ -17,7 +17,7 @@ struct Options {
     static let usage = """
         usage: EnsignBenchmarks [--quick] [--json] [--filter SUBSTRING]... [--rounds N] [--flags DIR]
 
-          --quick             fewer iterations and rounds (a CI smoke run)
+          --quick             fewer iterations and rounds (a smoke run)
           --json              print one JSON object instead of the table
           --filter SUBSTRING  run only the groups or entries whose name contains SUBSTRING
                               (case-insensitive; repeatable; an entry's reference runs with it)
