@@ -39,7 +39,9 @@ enum WatchCommand: Command {
         console.printError("watching \(scope) in \(client.server.app) (pid \(client.server.pid)); Ctrl-C stops")
         console.flush()
         while !Interruption.hasOccurred {
-            let next = Result { () throws(ControlClientError) in try watch.next() }
+            // The kernel may hand SIGINT to another thread, which leaves this read blocked: wake
+            // up now and then to look at the flag, so Ctrl-C always ends the watch promptly.
+            let next = Result { () throws(ControlClientError) in try watch.next(timeout: .milliseconds(250)) }
             let event: ControlEvent?
             switch next {
             case .success(let value):
@@ -79,9 +81,10 @@ enum WatchCommand: Command {
     }
 }
 
-/// `SIGINT` and `SIGTERM` set a flag instead of killing the process, and interrupt blocking
-/// waits (the handler is installed without `SA_RESTART`), so `watch` can end cleanly with
-/// exit status 0.
+/// `SIGINT` and `SIGTERM` set a flag instead of killing the process, so `watch` can end
+/// cleanly with exit status 0. The handler is installed without `SA_RESTART`, so a wait on the
+/// thread that receives the signal returns at once; `watch` also wakes every 250 ms to look at
+/// the flag, since the signal may go to another thread.
 enum Interruption {
     private static let flag = Atomic<Bool>(false)
 
