@@ -40,13 +40,21 @@ public enum BuiltExecutable {
         _ name: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: Duration = .seconds(120)
     ) throws -> Result {
+        try run(executable: url(named: name), arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs any executable the way ``run(_:_:environment:timeout:)`` runs one of this package's.
+    public static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(120)
+    ) throws -> Result {
         let directory = try TemporaryDirectory()
         let outputPath = try directory.write("stdout", "")
         let errorsPath = try directory.write("stderr", "")
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
         let process = Process()
-        process.executableURL = url(named: name)
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         var processEnvironment = ProcessInfo.processInfo.environment
@@ -59,15 +67,24 @@ public enum BuiltExecutable {
         try process.run()
         try output.close()
         try errors.close()
-        guard waitForExit(of: process, timeout: timeout) else {
-            kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(of: process, timeout: .seconds(5))
-            throw TimedOut(command: ([name] + arguments).joined(separator: " "), timeout: timeout)
+        guard waitForExitOrKill(process, timeout: timeout) else {
+            throw TimedOut(
+                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), timeout: timeout)
         }
         return Result(
             status: process.terminationStatus,
             output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             errors: (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Waits up to `timeout` for `process` to end; if it has not, kills it (SIGKILL) and waits
+    /// briefly for that. Returns whether it ended on its own in time.
+    @discardableResult
+    public static func waitForExitOrKill(_ process: Process, timeout: Duration) -> Bool {
+        if waitForExit(of: process, timeout: timeout) { return true }
+        kill(process.processIdentifier, SIGKILL)
+        _ = waitForExit(of: process, timeout: .seconds(5))
+        return false
     }
 
     /// Waits up to `timeout` for `process` to end; returns whether it did.

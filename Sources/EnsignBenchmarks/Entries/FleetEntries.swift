@@ -35,20 +35,13 @@ enum FleetEntries {
         let writer = try EtcdClient(configuration: configuration)
 
         let toggles = settings.isQuick ? 30 : 120
-        var rounds = LatencyRounds()
         var value = false
-        for _ in 0..<max(1, settings.rounds / 3) {
-            var latencies: [Double] = []
-            for _ in 0..<toggles {
-                value.toggle()  // every write is a change, so every write notifies
-                _ = try writer.put(prefix + key, value: Array(String(value).utf8))
-                let acknowledged = ContinuousClock.now
-                for app in apps {
-                    // The observer may run before the put's reply is read: that counts as 0.
-                    latencies.append(max(0, try app.arrivals.wait(since: acknowledged, timeout: .seconds(5))))
-                }
-            }
-            rounds.record(latencies)
+        let rounds = try LatencyRounds(rounds: settings.rounds / 3, events: toggles) {
+            value.toggle()  // every write is a change, so every write notifies
+            _ = try writer.put(prefix + key, value: Array(String(value).utf8))
+            let acknowledged = ContinuousClock.now
+            // The observer may run before the put's reply is read: that counts as 0.
+            return try apps.map { max(0, try $0.arrivals.wait(since: acknowledged, timeout: .seconds(5))) }
         }
         return results(
             p50: rounds.p50, p99: rounds.p99, toggles: toggles,

@@ -39,16 +39,12 @@ enum LatencyEntries {
         let token = context.observe(FlagKey("demo.enabled", default: false), label: "bench") { _ in arrivals.arrive() }
         defer { token.cancel() }
         let toggles = settings.isQuick ? 200 : 1_000
-        var rounds = LatencyRounds()
         var processTimes: [Double] = []
-        for _ in 0..<max(1, settings.rounds / 2) {
-            var latencies: [Double] = []
-            for _ in 0..<toggles {
-                let start = ContinuousClock.now
-                _ = try client.toggle("demo.enabled")
-                latencies.append(try arrivals.wait(since: start))
-            }
-            rounds.record(latencies)
+        let rounds = try LatencyRounds(rounds: settings.rounds / 2, events: toggles) {
+            let start = ContinuousClock.now
+            _ = try client.toggle("demo.enabled")
+            return [try arrivals.wait(since: start)]
+        } afterEachRound: {
             processTimes.append(try toggleProcessTime(socket: server.socketPath, runs: settings.isQuick ? 3 : 10))
         }
         let group = "live toggle (control socket)"
@@ -102,19 +98,14 @@ enum LatencyEntries {
         }
         defer { token.cancel() }
         let changes = settings.isQuick ? 10 : 50
-        var rounds = LatencyRounds()
         var value = false
-        for _ in 0..<max(1, settings.rounds / 3) {
-            var latencies: [Double] = []
-            for _ in 0..<changes {
-                value.toggle()
-                // As an editor or a deployment does it: write a new file, rename it over the old one.
-                try TemporaryFiles.write(deployment + ".new", "flags:\n  catalog.area0.flag0: \(value)\n")
-                let start = ContinuousClock.now
-                guard rename(deployment + ".new", deployment) == 0 else { throw BenchmarkFailure("rename failed") }
-                latencies.append(try arrivals.wait(since: start, timeout: .seconds(5)))
-            }
-            rounds.record(latencies)
+        let rounds = try LatencyRounds(rounds: settings.rounds / 3, events: changes) {
+            value.toggle()
+            // As an editor or a deployment does it: write a new file, rename it over the old one.
+            try TemporaryFiles.write(deployment + ".new", "flags:\n  catalog.area0.flag0: \(value)\n")
+            let start = ContinuousClock.now
+            guard rename(deployment + ".new", deployment) == 0 else { throw BenchmarkFailure("rename failed") }
+            return [try arrivals.wait(since: start, timeout: .seconds(5))]
         }
         let group = "file change, 10,000 flags"
         let note =

@@ -13,9 +13,18 @@ struct LatencyRounds {
     private(set) var p50: [Double] = []
     private(set) var p99: [Double] = []
 
-    /// Adds one round's latencies.
-    mutating func record(_ latencies: [Double]) {
-        p50.append(Percentile.of(latencies, 0.50))
-        p99.append(Percentile.of(latencies, 0.99))
+    /// Runs `rounds` rounds (at least one) of `events` events each. `measure` causes one event
+    /// and returns its latencies, one per observer that saw it; `afterEachRound` runs between
+    /// rounds, for figures measured once a round.
+    init(
+        rounds: Int, events: Int, measure: () throws -> [Double], afterEachRound: () throws -> Void = {}
+    ) rethrows {
+        for _ in 0..<max(1, rounds) {
+            var latencies: [Double] = []
+            for _ in 0..<events { latencies += try measure() }
+            p50.append(Percentile.of(latencies, 0.50))
+            p99.append(Percentile.of(latencies, 0.99))
+            try afterEachRound()
+        }
     }
 }

@@ -37,31 +37,15 @@ struct MenuTerminalTests {
 
         deinit {
             _ = try? run(["kill-server"])
-            for _ in 0..<100 where process.isRunning { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(2))
         }
 
-        /// Runs a tmux client command against this server. Output goes through a file, not a
-        /// pipe, so nothing that inherits it can keep the test waiting.
+        /// Runs a tmux client command against this server (bounded, output through a file).
         func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let outputPath = directory.path + "/output-\(UUID().uuidString)"
-            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-            defer { try? FileManager.default.removeItem(atPath: outputPath) }
-            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-            defer { try? output.close() }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tmux", "-S", socketPath] + arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            guard BuiltExecutable.waitForExit(of: process, timeout: .seconds(10)) else {
-                kill(process.processIdentifier, SIGKILL)
-                throw BuiltExecutable.TimedOut(
-                    command: "tmux " + arguments.joined(separator: " "), timeout: .seconds(10))
-            }
-            return (process.terminationStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+            let result = try BuiltExecutable.run(
+                executable: URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-S", socketPath] + arguments,
+                timeout: .seconds(10))
+            return (result.status, result.output)
         }
     }
 

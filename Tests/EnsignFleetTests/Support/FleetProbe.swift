@@ -73,10 +73,8 @@ final class FleetProbe: Sendable {
     /// that has not exited after 10 s is killed, so a stuck probe fails its test, not the run.
     func stop() {
         try? input.fileHandleForWriting.close()
-        if !BuiltExecutable.waitForExit(of: process, timeout: .seconds(10)) {
-            Issue.record("the fleet probe did not exit when its input closed; killing it")
-            kill(process.processIdentifier, SIGKILL)
-            _ = BuiltExecutable.waitForExit(of: process, timeout: .seconds(5))
+        if !BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(10)) {
+            Issue.record("the fleet probe did not exit within 10 s of its input closing; it was killed")
         }
         // The reader ends at end of file; if something else still holds the probe's output
         // open, leave the thread rather than hang on it.
