@@ -74,19 +74,22 @@ extension AppContext {
     convenience init(loader: ContextLoader, label: String, settings: ContextSettings) throws(AppContextLoadError) {
         let loaded = loader.source.load()
         guard !loaded.diagnostics.containsErrors else { throw AppContextLoadError(diagnostics: loaded.diagnostics) }
-        var inputs = ContextInputs(
+        let inputs = ContextInputs(
             layout: KeyLayout(definitions: loaded.definitions), environment: loader.source.environment,
             environmentOverlay: loaded.environmentOverlay, deploymentOverlays: loaded.deploymentOverlays)
         var diagnostics = loaded.diagnostics
+        var state = RootState(inputs: inputs, sequence: 1)
         if let preferences = loader.loadPreferences(definitions: loaded.definitions) {
-            inputs.preferences = preferences.values
+            state.inputs.preferences = preferences.values
+            state.preferencesOnDisk = preferences.onDisk
             diagnostics += preferences.diagnostics
         }
         if let overrides = loader.loadOverrides(definitions: loaded.definitions) {
-            inputs.overrides = overrides.values
+            state.inputs.overrides = overrides.values
+            state.overridesOnDisk = overrides.onDisk
             diagnostics += overrides.diagnostics
         }
-        let store = ContextStore(label: label, inputs: inputs, settings: settings, loader: loader)
+        let store = ContextStore(label: label, state: state, settings: settings, loader: loader)
         for file in [loader.preferencesFile, loader.overridesFile].compactMap({ $0 }) {
             file.onProblem { [weak store] problem in store?.recordLoadProblems([problem]) }
         }
@@ -103,13 +106,15 @@ extension AppContext {
     ///
     /// A reload that finds errors changes nothing: the last good values stay in force, the
     /// context's ``status`` becomes degraded with the diagnostics, and the change log records
-    /// the failure. The next good reload recovers. Runtime overrides that were not persisted
-    /// survive a reload.
+    /// the failure. The next good reload recovers. A reload replaces only what it read:
+    /// overrides, preferences and scope overrides set in memory stay as they were written
+    /// (an external edit of the overrides or preferences file is applied key by key, for the
+    /// keys whose value in the file changed).
     ///
     /// - Returns: the diagnostics of this reload (empty when everything is clean).
     @discardableResult
     public func reload() -> [Diagnostic] {
-        rootStore.reloadFromFiles()
+        rootStore.reload(.everything)
     }
 
     /// Writes pending preference and override changes to disk now (they are otherwise

@@ -28,17 +28,24 @@ extension AppContext {
     }
 
     /// Overrides a key given by name (relative to this context's scope) with an untyped value.
+    ///
+    /// The latest write to a key wins: a plain override set after a persisted one wins for
+    /// this run, and the overrides file keeps the persisted value for the next start.
     public func setOverride(
         keyNamed name: String, to value: JSONValue, actor: String = "code", persist: Bool = false
     ) throws(ContextWriteError) {
         let key = fullName(name)
         let checked = try checkedValue(value, forKeyNamed: key)
-        if persist { try persistOverride(key, value: checked) }
         let attributed = AttributedValue(checked, actor: actor, isPersisted: persist)
         if store.parent != nil {
+            guard !persist else { throw .persistenceUnavailable(key: key) }
             store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = attributed }
         } else {
-            store.commit(cause: .override(actor: actor), affecting: .some([key])) { $0.overrides[key] = attributed }
+            guard !persist || store.overridesFile != nil else { throw .persistenceUnavailable(key: key) }
+            let (section, file) = (section(of: key), store.overridesFile)
+            store.commit(cause: .override(actor: actor), affecting: .some([key])) { state in
+                state.writeOverride(key, attributed, section: section, file: file)
+            }
         }
     }
 
@@ -52,41 +59,42 @@ extension AppContext {
         removeOverride(keyNamed: key.name, actor: actor)
     }
 
-    /// Removes the override of a key given by name, if it has one (also from the overrides
-    /// file when it was persisted).
+    /// Removes the override of a key given by name, if it has one, from memory and from the
+    /// overrides file (where a persisted value for it is removed too, even when a later plain
+    /// override was in force).
     public func removeOverride(keyNamed name: String, actor: String = "code") {
         let key = fullName(name)
-        if store.parent == nil, store.inputs.overrides[key]?.isPersisted == true {
-            store.overridesFile?.update([key: (section(of: key), nil)])
-        }
         if store.parent != nil {
             store.commitScopeOverrides(cause: .scope(store.label), keys: [key]) { $0[key] = nil }
         } else {
-            store.commit(cause: .override(actor: actor), affecting: .some([key])) { $0.overrides[key] = nil }
+            let (section, file) = (section(of: key), store.overridesFile)
+            store.commit(cause: .override(actor: actor), affecting: .some([key])) { state in
+                state.writeOverride(key, nil, section: section, file: file)
+            }
         }
     }
 
-    /// Removes every override (in a child context: every scope override).
+    /// Removes every override (in a child context: every scope override), from memory and
+    /// from the overrides file.
     public func removeAllOverrides(actor: String = "code") {
         if store.parent != nil {
             let keys = Array(store.scopeOverrides.keys)
             store.commitScopeOverrides(cause: .scope(store.label), keys: keys) { $0.removeAll() }
         } else {
-            let overrides = store.inputs.overrides
-            let persisted = overrides.filter(\.value.isPersisted).keys
-            if !persisted.isEmpty {
-                store.overridesFile?.update(
-                    Dictionary(uniqueKeysWithValues: persisted.map { ($0, (section(of: $0), nil)) }))
-            }
-            store.commit(cause: .override(actor: actor), affecting: .some(Array(overrides.keys))) {
-                $0.overrides.removeAll()
+            let file = store.overridesFile
+            store.commit(cause: .override(actor: actor)) { state -> ContextStore.AffectedKeys in
+                let keys = Set(state.inputs.overrides.keys).union(state.overridesOnDisk.keys).sorted()
+                for key in keys { state.writeOverride(key, nil, section: section(of: key), file: file) }
+                return .some(keys)
             }
         }
     }
 
-    /// The overrides in force in this context, by full key.
+    /// The overrides in force in this context, by full key (for a child: its scope overrides).
     public var overrides: [String: AttributedValue] {
-        store.parent != nil ? store.scopeOverrides : store.inputs.overrides
+        guard store.parent == nil else { return store.scopeOverrides }
+        let definitions = self.definitions
+        return store.inputs.overrides.filter { definitions[$0.key] != nil }
     }
 
     /// Flips a bool flag's override (from its current value); returns the new value.
@@ -118,19 +126,20 @@ extension AppContext {
         let key = fullName(name)
         let checked = try checkedValue(value, forKeyNamed: key)
         guard definitions[key]?.kind == .preference else { throw .notAPreference(key) }
-        let root = rootStore
-        let isPersisted = root.preferencesFile != nil
-        root.commit(cause: .preference(actor: actor), affecting: .some([key])) {
-            $0.preferences[key] = AttributedValue(checked, actor: actor, isPersisted: isPersisted)
+        let file = rootStore.preferencesFile
+        let attributed = AttributedValue(checked, actor: actor, isPersisted: file != nil)
+        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { state in
+            state.writePreference(key, attributed, file: file)
         }
-        root.preferencesFile?.update([key: (.preferences, checked)])
     }
 
-    /// Removes the user's value for a preference, so files decide again.
+    /// Removes the user's value for a preference (and from the preferences file), so files decide again.
     public func removePreference(keyNamed name: String, actor: String = "code") {
         let key = fullName(name)
-        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { $0.preferences[key] = nil }
-        rootStore.preferencesFile?.update([key: (.preferences, nil)])
+        let file = rootStore.preferencesFile
+        rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { state in
+            state.writePreference(key, nil, file: file)
+        }
     }
 
     /// The context targeting rules are evaluated against (user, device, country, …).
@@ -144,15 +153,11 @@ extension AppContext {
     /// ```
     public func setEvaluationContext(_ evaluationContext: EvaluationContext) {
         rootStore.commit(cause: .evaluationContext, affecting: .some(targetedKeys)) {
-            $0.evaluationContext = evaluationContext
+            $0.inputs.evaluationContext = evaluationContext
         }
     }
 
-    var rootStore: ContextStore {
-        var store = self.store
-        while let parent = store.parent { store = parent }
-        return store
-    }
+    var rootStore: ContextStore { store.root }
 
     /// Keys whose value depends on the evaluation context.
     private var targetedKeys: [String] {
@@ -167,14 +172,8 @@ extension AppContext {
         }
     }
 
-    /// Saves an override to the overrides file.
-    private func persistOverride(_ key: String, value: JSONValue) throws(ContextWriteError) {
-        guard store.parent == nil, let file = store.overridesFile else { throw .persistenceUnavailable(key: key) }
-        file.update([key: (section(of: key), value)])
-    }
-
     /// The overlay section a key is written under.
-    private func section(of key: String) -> PersistentOverlayFile.Section {
+    func section(of key: String) -> PersistentOverlayFile.Section {
         definitions[key]?.kind == .preference ? .preferences : .flags
     }
 

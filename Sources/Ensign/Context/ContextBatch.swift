@@ -78,10 +78,19 @@ extension AppContext {
         }
         guard !rootKeys.isEmpty else { return }
         let isChild = store.parent != nil
-        rootStore.commit(cause: cause, affecting: .some(rootKeys)) { inputs in
-            if !isChild { for (key, value) in overrides { inputs.overrides[key] = value } }
-            for (key, value) in batch.preferences { inputs.preferences[key] = value }
-            if let evaluationContext = batch.evaluationContext { inputs.evaluationContext = evaluationContext }
+        let (overridesFile, preferencesFile) = (rootStore.overridesFile, rootStore.preferencesFile)
+        rootStore.commit(cause: cause, affecting: .some(rootKeys)) { state in
+            if !isChild {
+                for (key, value) in overrides {
+                    state.writeOverride(key, value, section: section(of: key), file: overridesFile)
+                }
+            }
+            for (key, value) in batch.preferences {
+                var value = value
+                value?.isPersisted = preferencesFile != nil
+                state.writePreference(key, value, file: preferencesFile)
+            }
+            if let evaluationContext = batch.evaluationContext { state.inputs.evaluationContext = evaluationContext }
         }
     }
 }

@@ -1,6 +1,7 @@
-/// Loads everything a root context resolves from: definitions and overlays from their
+/// Reads everything a root context resolves from: definitions and overlays from their
 /// source, and the user's preferences and persisted overrides from their files. Used at
-/// start-up and for every reload, so both read files the same way.
+/// start-up and for every reload, so both read files the same way. It only reads; the
+/// store decides what to apply (see ``ContextStore/reload(_:)``).
 struct ContextLoader: Sendable {
     let source: ConfigurationSource
     let preferencesFile: PersistentOverlayFile?
@@ -9,80 +10,88 @@ struct ContextLoader: Sendable {
     static let preferencesActor = "preferences file"
     static let overridesActor = "overrides file"
 
-    /// Values read from a persisted file, ready to be inputs.
+    /// Values read from a persisted file at start-up, ready to be inputs.
     struct PersistedValues: Sendable {
+        /// The values of defined keys that fit their definitions.
         var values: [String: AttributedValue] = [:]
+        /// Everything the file holds (after an unusable file was set aside), by key.
+        var onDisk: [String: JSONValue] = [:]
         var diagnostics: [Diagnostic] = []
     }
 
-    /// The preferences in the file, with this process's unwritten changes laid over them.
+    /// The preferences file at start-up (an unusable one is set aside, never overwritten).
     func loadPreferences(definitions: DefinitionSet) -> PersistedValues? {
-        preferencesFile.map { read($0, definitions: definitions, actor: Self.preferencesActor) }
+        preferencesFile.map { load($0, definitions: definitions, actor: Self.preferencesActor) }
     }
 
-    /// The persisted overrides, with unwritten changes laid over them.
+    /// The overrides file at start-up.
     func loadOverrides(definitions: DefinitionSet) -> PersistedValues? {
-        overridesFile.map { read($0, definitions: definitions, actor: Self.overridesActor) }
+        overridesFile.map { load($0, definitions: definitions, actor: Self.overridesActor) }
     }
 
-    private func read(_ file: PersistentOverlayFile, definitions: DefinitionSet, actor: String) -> PersistedValues {
+    private func load(_ file: PersistentOverlayFile, definitions: DefinitionSet, actor: String) -> PersistedValues {
         let loaded = file.load(definitions: definitions)
-        var values = loaded.values.mapValues {
-            AttributedValue($0.value, actor: actor, location: $0.location, isPersisted: true)
-        }
-        for (key, pending) in file.pendingValues {
-            values[key] = pending.map { AttributedValue($0, actor: actor, isPersisted: true) }
-        }
-        return PersistedValues(values: values, diagnostics: loaded.diagnostics)
+        return PersistedValues(
+            values: loaded.values.mapValues {
+                AttributedValue($0.value, actor: actor, location: $0.location, isPersisted: true)
+            },
+            onDisk: loaded.onDisk, diagnostics: loaded.diagnostics)
     }
 
-    /// The next inputs after only overlays changed: the definitions (and so the layout and
-    /// every key's slot) stay; the overlays are read again against them. `nil` when the
-    /// source cannot read overlays alone.
-    func reloadedOverlays(from current: ContextInputs) -> Result<(ContextInputs, [Diagnostic]), ReloadFailure>? {
-        guard let loadOverlays = source.loadOverlays else { return nil }
-        let loaded = loadOverlays(current.layout.definitions)
-        guard !loaded.diagnostics.containsErrors else {
-            return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: []))
-        }
-        var inputs = current
-        inputs.environmentOverlay = loaded.environmentOverlay
-        inputs.deploymentOverlays = loaded.deploymentOverlays
-        return .success((inputs, loaded.diagnostics))
+    /// What a reload read of the definitions, the environment overlay and the deployment files.
+    struct DefinitionLayers: Sendable {
+        /// The new layout, or `nil` when only overlays were read (the definitions stay).
+        var layout: KeyLayout?
+        var environmentOverlay: Overlay?
+        var deploymentOverlays: [Overlay]
+        /// Warnings (a reload with errors fails instead).
+        var diagnostics: [Diagnostic]
+        /// The files read, for the change log.
+        var files: [String]
     }
 
-    /// The next inputs after reloading everything, or the diagnostics when anything has an error.
-    func reloadedInputs(from current: ContextInputs) -> Result<(ContextInputs, [Diagnostic]), ReloadFailure> {
-        let loaded = source.load()
-        guard !loaded.diagnostics.containsErrors else {
-            return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: loaded.definitions.files))
-        }
-        var inputs = current
-        inputs.layout = KeyLayout(definitions: loaded.definitions)
-        inputs.environmentOverlay = loaded.environmentOverlay
-        inputs.deploymentOverlays = loaded.deploymentOverlays
-        inputs.fleet = current.fleet?.rechecked(against: inputs.layout)
-        var diagnostics = loaded.diagnostics
-        if let preferences = loadPreferences(definitions: loaded.definitions) {
-            inputs.preferences = preferences.values
-            diagnostics += preferences.diagnostics
-        }
-        if let overrides = loadOverrides(definitions: loaded.definitions) {
-            inputs.overrides = Self.mergingOverrides(current.overrides, persisted: overrides.values)
-            diagnostics += overrides.diagnostics
-        }
-        return .success((inputs, diagnostics))
-    }
-
-    /// Runtime overrides that were never persisted stay; persisted ones come from the file.
-    static func mergingOverrides(
-        _ current: [String: AttributedValue], persisted: [String: AttributedValue]
-    ) -> [String: AttributedValue] {
-        current.filter { !$0.value.isPersisted }.merging(persisted) { _, fromFile in fromFile }
-    }
-
+    /// A reload that found errors: nothing it read is applied.
     struct ReloadFailure: Error {
         var diagnostics: [Diagnostic]
         var files: [String]
+    }
+
+    /// Reads the definitions side again. When every changed file is an overlay, only the
+    /// overlays are read, against the definitions in force: a deployment file edit costs its
+    /// own size, not the app's.
+    func readDefinitionLayers(
+        changedFiles: [String]?, definitions: DefinitionSet
+    ) -> Result<DefinitionLayers, ReloadFailure> {
+        let onlyOverlays = changedFiles.map { !$0.isEmpty && $0.allSatisfy(source.isOverlay) } ?? false
+        if onlyOverlays, let loadOverlays = source.loadOverlays {
+            let loaded = loadOverlays(definitions)
+            let files = changedFiles ?? []
+            guard !loaded.diagnostics.containsErrors else {
+                return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: files))
+            }
+            return .success(
+                DefinitionLayers(
+                    layout: nil, environmentOverlay: loaded.environmentOverlay,
+                    deploymentOverlays: loaded.deploymentOverlays, diagnostics: loaded.diagnostics, files: files))
+        }
+        let loaded = source.load()
+        let files = changedFiles ?? loaded.definitions.files
+        guard !loaded.diagnostics.containsErrors else {
+            return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: files))
+        }
+        return .success(
+            DefinitionLayers(
+                layout: KeyLayout(definitions: loaded.definitions), environmentOverlay: loaded.environmentOverlay,
+                deploymentOverlays: loaded.deploymentOverlays, diagnostics: loaded.diagnostics, files: files))
+    }
+
+    /// Reads a persisted file again while the app runs: everything it holds by key (this
+    /// process's writes not yet on disk laid over it), or a failure when it does not parse or
+    /// a value does not fit its definition. Unlike at start-up, a bad file is not set aside:
+    /// it is a failed reload like any other file's, and the last good values stay.
+    func reread(_ file: PersistentOverlayFile, definitions: DefinitionSet) -> Result<
+        [String: LocatedValue], ReloadFailure
+    > {
+        file.reread(definitions: definitions)
     }
 }

@@ -36,9 +36,10 @@ extension AppContext {
         let fresh = layer.problems.filter { !known.contains($0) }
         root.commit(
             cause: .fleet(source: "\(source) rev \(revision)"), affecting: .some(Array(affected)), diagnostics: fresh
-        ) { inputs in
+        ) { state in
             // A reload between reading the inputs and this commit brought other definitions.
-            inputs.fleet = inputs.layout === current.layout ? layer : layer.rechecked(against: inputs.layout)
+            state.inputs.fleet =
+                state.inputs.layout === current.layout ? layer : layer.rechecked(against: state.inputs.layout)
         }
         let (before, _) = root.updateFleetStatus(source: source) { status in
             status.source = source
@@ -84,7 +85,7 @@ extension AppContext {
     }
 }
 
-extension ContextStore.WriterState {
+extension RootState {
     /// Applies `change` to the fleet status, then brings its diagnostics and `since` in step
     /// with the current fleet layer.
     mutating func updateFleet(_ change: (inout FleetStatus) -> Void) {

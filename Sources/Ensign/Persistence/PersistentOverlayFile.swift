@@ -18,6 +18,9 @@ final class PersistentOverlayFile: Sendable {
     /// What loading found.
     struct Loaded: Sendable {
         var values: [String: LocatedValue] = [:]
+        /// Everything the file holds now (after setting an unusable file aside: what was
+        /// written back), by key, defined or not.
+        var onDisk: [String: JSONValue] = [:]
         var diagnostics: [Diagnostic] = []
         /// Where an unusable file was moved, if it was.
         var setAsidePath: String?
@@ -32,6 +35,9 @@ final class PersistentOverlayFile: Sendable {
     private struct State {
         /// Changes not yet on disk, by key: a value to write, or `nil` to remove the key.
         var pending: [String: (section: Section, value: JSONValue?)] = [:]
+        /// Changes taken from `pending` by a write that has not finished: still not on disk,
+        /// so a re-read must still lay them over the file.
+        var inFlight: [String: (section: Section, value: JSONValue?)] = [:]
         var isWriteScheduled = false
         /// Disk writes done, for tests and diagnostics.
         var writeCount = 0
@@ -79,6 +85,7 @@ final class PersistentOverlayFile: Sendable {
         for section in [overlay.flags, overlay.preferences] {
             for (key, value) in section { loaded.values[key] = value }
         }
+        loaded.onDisk = Self.everything(in: overlay).mapValues(\.value)
         loaded.diagnostics = problems
         if !problems.isEmpty {
             let keep: [String: [String: JSONValue]] = [
@@ -89,6 +96,49 @@ final class PersistentOverlayFile: Sendable {
             setAside(&loaded, keeping: keep)
         }
         return loaded
+    }
+
+    /// Every value of an overlay by key: both sections, defined keys or not.
+    private static func everything(in overlay: Overlay) -> [String: LocatedValue] {
+        var values = overlay.ignoredFlags.merging(overlay.ignoredPreferences) { $1 }
+        for section in [overlay.flags, overlay.preferences] {
+            for (key, value) in section { values[key] = value }
+        }
+        return values
+    }
+
+    /// Reads the file again while the app runs: everything it holds by key, with this
+    /// process's changes that are not on disk yet laid over it; or the problems, when it does
+    /// not parse or a value does not fit its definition. Never sets the file aside.
+    ///
+    /// Taken under the file's lock, so no write of ours (or another process's) is half done.
+    func reread(
+        definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()
+    ) -> Result<[String: LocatedValue], ContextLoader.ReloadFailure> {
+        let failure = { (problems: [Diagnostic]) in ContextLoader.ReloadFailure(diagnostics: problems, files: [self.path]) }
+        do {
+            return try FileSystem.withExclusiveLock(for: path) {
+                () throws(FileSystem.Failure) -> Result<[String: LocatedValue], ContextLoader.ReloadFailure> in
+                let unwritten = pendingValues
+                var values: [String: LocatedValue] = [:]
+                if FileSystem.exists(path) {
+                    let source: ConfigSource
+                    do throws(YAMLError) {
+                        source = try ConfigSource.file(path, limits: loader.limits)
+                    } catch {
+                        return .failure(failure([Diagnostic(error)]))
+                    }
+                    let (overlay, found) = loader.readOverlay(source, definitions: definitions)
+                    let problems = found.filter(\.isError)
+                    guard problems.isEmpty else { return .failure(failure(problems)) }
+                    values = Self.everything(in: overlay)
+                }
+                for (key, value) in unwritten { values[key] = value.map { LocatedValue($0, at: .unknown(path)) } }
+                return .success(values)
+            }
+        } catch {
+            return .failure(failure([Diagnostic(.error, at: .unknown(path), "\(error)")]))
+        }
     }
 
     /// Moves the file aside and writes `values` back to `path`.
@@ -144,7 +194,7 @@ final class PersistentOverlayFile: Sendable {
 
     /// The changes not yet written (reloads lay them over what is on disk).
     var pendingValues: [String: JSONValue?] {
-        state.withLock { $0.pending.mapValues(\.value) }
+        state.withLock { state in state.inFlight.merging(state.pending) { $1 }.mapValues(\.value) }
     }
 
     var writeCount: Int { state.withLock { $0.writeCount } }
@@ -152,12 +202,14 @@ final class PersistentOverlayFile: Sendable {
     private func writePending() throws(FileSystem.Failure) {
         let pending = state.withLock { state in
             defer {
+                state.inFlight.merge(state.pending) { $1 }
                 state.pending.removeAll()
                 state.isWriteScheduled = false
             }
             return state.pending
         }
         guard !pending.isEmpty else { return }
+        defer { state.withLock { $0.inFlight.removeAll() } }
         do throws(FileSystem.Failure) {
             try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) in
                 var sections = try readSectionsForMerge()

@@ -8,11 +8,17 @@ enum SnapshotResolver {
     static func resolve(slot: Int, inputs: ContextInputs, evaluationContext: EvaluationContext? = nil) -> ResolvedEntry
     {
         let definition = inputs.layout.definitionBySlot[slot]
-        if let override = inputs.overrides[definition.key] {
-            return attributed(override, layer: .override, reason: .override, definition: definition)
+        // A value set at run time that no longer fits its definition (a reload changed the
+        // type or the bounds) is kept but not applied: the layers below decide.
+        if let override = inputs.overrides[definition.key], let entry = attributed(
+            override, layer: .override, reason: .override, definition: definition)
+        {
+            return entry
         }
-        if definition.kind == .preference, let preference = inputs.preferences[definition.key] {
-            return attributed(preference, layer: .preference, reason: .preference, definition: definition)
+        if definition.kind == .preference, let preference = inputs.preferences[definition.key],
+            let entry = attributed(preference, layer: .preference, reason: .preference, definition: definition)
+        {
+            return entry
         }
         guard definition.isEnabled else {
             return ResolvedEntry(
@@ -89,11 +95,13 @@ enum SnapshotResolver {
             value: nil, variant: nil, reason: .error, errorCode: .general, errorMessage: message, source: source)
     }
 
+    /// The entry for a value set at run time, or `nil` when it does not fit the definition.
     private static func attributed(
         _ value: AttributedValue, layer: ValueLayer, reason: ResolutionReason, definition: FlagDefinition
-    ) -> ResolvedEntry {
-        ResolvedEntry(
-            value: value.value, variant: definition.variantName(for: value.value), reason: reason, errorCode: nil,
+    ) -> ResolvedEntry? {
+        guard case .success(let checked) = definition.check(value.value) else { return nil }
+        return ResolvedEntry(
+            value: checked, variant: definition.variantName(for: checked), reason: reason, errorCode: nil,
             errorMessage: nil,
             source: ValueSource(layer: layer, location: value.location, actor: value.actor, time: value.time))
     }

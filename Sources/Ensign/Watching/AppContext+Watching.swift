@@ -28,12 +28,11 @@ extension AppContext {
             groups: groups, debounce: configuration.watchDebounce, pollInterval: configuration.pollInterval
         ) { [weak store] changed in
             guard let store else { return }
-            if let files = changed["definitions"] {
-                _ = store.reloadFromFiles(changedFiles: files)
-            } else {
-                store.reloadPersistedValues(
-                    preferences: changed["preferences"] != nil, overrides: changed["overrides"] != nil)
-            }
+            // Every group that changed in this window, in one transaction.
+            store.reload(
+                ReloadRequest(
+                    definitions: changed["definitions"].map { .changed($0) } ?? .none,
+                    preferencesFile: changed["preferences"] != nil, overridesFile: changed["overrides"] != nil))
         }
         store.watcher.withLock { $0 = watcher }
     }

@@ -1,0 +1,127 @@
+extension ContextStore {
+    /// Which keys a change can affect: the named ones, or all (a new layout).
+    enum AffectedKeys {
+        case some([String])
+        case all
+
+        /// Both sets of keys.
+        func union(_ other: AffectedKeys) -> AffectedKeys {
+            switch (self, other) {
+            case (.some(let mine), .some(let theirs)): return .some(mine + theirs)
+            default: return .all
+            }
+        }
+    }
+
+    /// Applies `change` to the root's state as one transaction, swaps in the resulting
+    /// snapshot and delivers the notification round. Returns the keys whose values changed.
+    ///
+    /// `diagnostics` are recorded with the transaction (a transaction that changes no value
+    /// is logged only when it has some).
+    @discardableResult
+    func commit<Failure: Error>(
+        cause: ChangeCause, affecting affected: AffectedKeys, diagnostics: [Diagnostic] = [],
+        _ change: (inout RootState) throws(Failure) -> Void
+    ) throws(Failure) -> [String] {
+        try commit(cause: cause, diagnostics: diagnostics) { (state) throws(Failure) -> AffectedKeys in
+            try change(&state)
+            return affected
+        }
+    }
+
+    /// Applies `change`, which says which keys it may have changed, as one transaction.
+    ///
+    /// `change` runs under the tree's writer lock on the state as it is now, so it never
+    /// undoes a write that landed before it; if it throws, nothing changes.
+    @discardableResult
+    func commit<Failure: Error>(
+        cause: ChangeCause, diagnostics: [Diagnostic] = [], _ change: (inout RootState) throws(Failure) -> AffectedKeys
+    ) throws(Failure) -> [String] {
+        guard let published else { preconditionFailure("child contexts commit with commitScopeOverrides") }
+        let changed = try tree.writer.withLock { (state) throws(Failure) -> [String] in
+            var next = state
+            let affected = try change(&next)
+            let sequence = next.nextSequence()
+            let old = published.withLock { $0 }
+            let new: ContextSnapshot
+            let changed: [String]
+            switch affected {
+            case .some(let keys) where next.inputs.layout === old.layout:
+                (new, changed) = old.updating(next.inputs, keys: keys.uniqued(), generation: sequence)
+            default:
+                new = ContextSnapshot.resolving(next.inputs, generation: sequence)
+                changed = new.changedKeys(since: old)
+            }
+            if next.fleet != nil { next.updateFleet { _ in } }
+            state = next
+            published.withLock { $0 = new }
+            if !changed.isEmpty {
+                enqueueRound(
+                    cause: cause, changed: changed, old: old, new: new, sequence: sequence, diagnostics: diagnostics)
+            } else if !diagnostics.isEmpty {
+                _ = changeLog.record(cause: cause, context: label, changes: [], diagnostics: diagnostics)
+            }
+            return changed
+        }
+        delivery.deliverPending()
+        return changed
+    }
+
+    /// Changes a child's scope overrides for `keys` as one transaction.
+    @discardableResult
+    func commitScopeOverrides(
+        cause: ChangeCause, keys: [String], _ change: (inout [String: AttributedValue]) -> Void
+    ) -> [String] {
+        guard let parent, let childState else { preconditionFailure("only child contexts have scope overrides") }
+        let changed = tree.writer.withLock { root -> [String] in
+            let sequence = root.nextSequence()
+            // No commit can run in the tree now, so this is the parent as of this commit.
+            let parentSnapshot = parent.snapshot()
+            return childState.withLock { state -> [String] in
+                let old =
+                    state.cachedParentGeneration == parentSnapshot.generation
+                    ? state.cached
+                    : Self.derive(
+                        from: parentSnapshot, overrides: state.overrides, overridesSequence: state.overridesSequence)
+                change(&state.overrides)
+                state.overridesSequence = sequence
+                let new = Self.derive(from: parentSnapshot, overrides: state.overrides, overridesSequence: sequence)
+                state.cached = new
+                state.cachedParentGeneration = parentSnapshot.generation
+                let changed = keys.uniqued().filter {
+                    !old.entry(named: $0).hasSameValue(as: new.entry(named: $0))
+                }
+                enqueueChildRound(
+                    cause: cause, changed: changed, old: old, new: new, overrides: state.overrides, sequence: sequence)
+                return changed
+            }
+        }
+        delivery.deliverPending()
+        return changed
+    }
+
+    /// Changes the fleet layer's health as reported by its source; returns it before and after.
+    func updateFleetStatus(
+        source: String, _ change: (inout FleetStatus) -> Void
+    ) -> (before: FleetStatus?, after: FleetStatus) {
+        tree.writer.withLock { state in
+            let before = state.fleet
+            if state.fleet == nil { state.fleet = FleetStatus(source: source, revision: 0, isReachable: true) }
+            state.updateFleet(change)
+            return (before, state.fleet!)
+        }
+    }
+
+    /// Logs problems found at load (a preferences file set aside, warnings).
+    func recordLoadProblems(_ found: [Diagnostic]) {
+        _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: found)
+    }
+}
+
+extension Array where Element == String {
+    /// The keys without repeats, in their first order (so a round's order is deterministic).
+    func uniqued() -> [String] {
+        var seen = Set<String>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,109 @@
+extension ContextStore {
+    /// Records a root commit's transaction and queues its round. Called under the writer lock.
+    func enqueueRound(
+        cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot, sequence: UInt64,
+        diagnostics: [Diagnostic] = []
+    ) {
+        let changes = Self.changes(of: changed, from: old, to: new)
+        let transaction = changeLog.record(cause: cause, context: label, changes: changes, diagnostics: diagnostics)
+        delivery.enqueue { [self] in
+            deliver(
+                ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new, sequence: sequence)
+        }
+    }
+
+    /// Records a child's own commit and queues its round. Called under the writer lock for
+    /// every scope-override commit, even one that changes no value: the round also moves the
+    /// child's delivered overrides forward in commit order, which later parent rounds rely on.
+    func enqueueChildRound(
+        cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot,
+        overrides: [String: AttributedValue], sequence: UInt64
+    ) {
+        let changes = Self.changes(of: changed, from: old, to: new)
+        let transaction = changes.isEmpty ? 0 : changeLog.record(cause: cause, context: label, changes: changes)
+        delivery.enqueue { [self] in
+            // Diffed against what the observers last saw, which is `old` when every earlier
+            // round has been delivered, as the queue guarantees.
+            let delivered = childState!.withLock { state -> [KeyChange] in
+                defer {
+                    state.delivered = new
+                    state.deliveredOverrides = overrides
+                }
+                return Self.changes(of: changed, from: state.delivered, to: new, onlyChanged: true)
+            }
+            guard !delivered.isEmpty else { return }
+            deliver(
+                ChangeBatch(cause: cause, changes: delivered, transaction: transaction), snapshot: new,
+                sequence: sequence)
+        }
+    }
+
+    /// The changes of `keys` between two snapshots (with `onlyChanged`, only those whose value differs).
+    private static func changes(
+        of keys: [String], from old: ContextSnapshot, to new: ContextSnapshot, onlyChanged: Bool = false
+    ) -> [KeyChange] {
+        keys.compactMap { key in
+            let (before, after) = (old.entry(named: key), new.entry(named: key))
+            if onlyChanged, before.hasSameValue(as: after) { return nil }
+            return KeyChange(key: key, oldValue: before.value, newValue: after.value, source: after.source)
+        }
+    }
+
+    /// Runs this store's observers for `batch` (`snapshot` is this store's snapshot as of the
+    /// round's commit), then passes the round to the children.
+    private func deliver(_ batch: ChangeBatch, snapshot: ContextSnapshot, sequence: UInt64) {
+        let keys = batch.keys
+        notifyObservationRegistrar(of: keys)
+        let (keyed, batchObservers) = observers.observers(for: keys)
+        var runs: [ObserverRun] = []
+        let clock = ContinuousClock()
+        for (key, observer) in keyed where observer.liveness.isActive.load(ordering: .acquiring) {
+            let entry = snapshot.entry(named: key)
+            let duration = clock.measure { observer.handler(key, entry) }
+            runs.append(run(observer.label, keys: [key], duration))
+        }
+        for observer in batchObservers where observer.liveness.isActive.load(ordering: .acquiring) {
+            var filtered = batch
+            if let wanted = observer.keys { filtered.changes = batch.changes.filter { wanted.contains($0.key) } }
+            if let prefix = observer.prefix { filtered.changes = filtered.changes.filter { $0.key.hasPrefix(prefix) } }
+            let duration = clock.measure { observer.handler(filtered) }
+            runs.append(run(observer.label, keys: filtered.keys, duration))
+        }
+        changeLog.append(runs, to: batch.transaction)
+        for child in liveChildren() { child.parentRoundArrived(batch, parentSnapshot: snapshot, sequence: sequence) }
+    }
+
+    private func run(_ label: String, keys: [String], _ duration: Duration) -> ObserverRun {
+        ObserverRun(label: label, keys: keys, duration: duration, isSlow: duration > changeLog.slowObserverThreshold)
+    }
+
+    /// A parent's round reached this child: the child's snapshot as of that commit is the
+    /// parent's round snapshot with the overrides the child had then (its delivered ones), so
+    /// a key the child overrides (masks) notifies nobody, and a child write committed after
+    /// the parent's is reported by the child's own round, not this one.
+    private func parentRoundArrived(_ parentBatch: ChangeBatch, parentSnapshot: ContextSnapshot, sequence: UInt64) {
+        guard let childState else { return }
+        let round = childState.withLock { state -> (ContextSnapshot, [KeyChange])? in
+            // Rounds committed before the child existed are already in its first snapshot.
+            guard sequence > state.createdAt else { return nil }
+            let new = Self.derive(from: parentSnapshot, overrides: state.deliveredOverrides, overridesSequence: 0)
+            let changes = Self.changes(of: parentBatch.keys, from: state.delivered, to: new, onlyChanged: true)
+            state.delivered = new
+            return (new, changes)
+        }
+        // Unchanged here means unchanged in every descendant too: they derive from this snapshot.
+        guard let (new, changes) = round, !changes.isEmpty else { return }
+        deliver(
+            ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: parentBatch.transaction), snapshot: new,
+            sequence: sequence)
+    }
+
+    private func notifyObservationRegistrar(of keys: [String]) {
+        let subject = AppContext(store: self, keyPrefix: nil)
+        for key in keys {
+            let keyPath = \AppContext.[observedKey: key]
+            registrar.willSet(subject, keyPath: keyPath)
+            registrar.didSet(subject, keyPath: keyPath)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// Which files a reload reads again.
+struct ReloadRequest: Sendable {
+    /// The definitions side: the definitions, the environment overlay and the deployment files.
+    enum Definitions: Sendable, Equatable {
+        /// Not read.
+        case none
+        /// Read, naming no file in particular (an explicit `reload()`).
+        case all
+        /// Read because these files changed (from the watcher).
+        case changed([String])
+    }
+
+    var definitions: Definitions
+    var preferencesFile: Bool
+    var overridesFile: Bool
+
+    /// Every file (an explicit `reload()`).
+    static let everything = ReloadRequest(definitions: .all, preferencesFile: true, overridesFile: true)
+}
+
+extension ContextStore {
+    /// Reads the requested files again and applies what they hold as one transaction.
+    ///
+    /// The files are read outside the writer lock (a slow parse holds up no write); the
+    /// result replaces only the layers that were read, applied to the state as it is when
+    /// the reload commits: overrides, preferences, scope overrides and fleet values written
+    /// meanwhile stay. A part that fails (errors in a definitions-side file, a persisted file
+    /// that does not parse) changes nothing of its own, marks the context degraded and is
+    /// logged; the parts that read cleanly are still applied.
+    ///
+    /// - Returns: the diagnostics of this reload (empty when everything is clean).
+    @discardableResult
+    func reload(_ request: ReloadRequest) -> [Diagnostic] {
+        guard let loader else { return [] }
+        return reloadLock.withLock { _ in
+            reloadCount.add(1, ordering: .relaxed)
+            // Only reloads change the definitions, and they are serialised by `reloadLock`,
+            // so the definitions read here are still in force when this one commits.
+            let definitions = inputs.layout.definitions
+            var read = ReadFiles()
+            if request.definitions != .none {
+                let changed: [String]? = if case .changed(let files) = request.definitions { files } else { nil }
+                read.definitions = loader.readDefinitionLayers(changedFiles: changed, definitions: definitions)
+            }
+            let current = (try? read.definitions?.get().layout?.definitions) ?? definitions
+            if request.preferencesFile, let file = loader.preferencesFile {
+                read.preferences = loader.reread(file, definitions: current)
+            }
+            if request.overridesFile, let file = loader.overridesFile {
+                read.overrides = loader.reread(file, definitions: current)
+            }
+            return apply(read)
+        }
+    }
+
+    /// What a reload read, part by part (`nil`: not read).
+    private struct ReadFiles {
+        var definitions: Result<ContextLoader.DefinitionLayers, ContextLoader.ReloadFailure>?
+        var preferences: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
+        var overrides: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
+    }
+
+    private func apply(_ read: ReadFiles) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var files: [String] = []
+        var failures: [(RootState.ProblemArea, ContextLoader.ReloadFailure)] = []
+        var layers: ContextLoader.DefinitionLayers?
+        switch read.definitions {
+        case .success(let read):
+            layers = read
+            diagnostics += read.diagnostics
+            files += read.files
+        case .failure(let failure): failures.append((.definitions, failure))
+        case nil: break
+        }
+        var persisted: [(RootState.ProblemArea, [String: LocatedValue], PersistentOverlayFile)] = []
+        for (area, result, file) in [
+            (RootState.ProblemArea.preferences, read.preferences, loader?.preferencesFile),
+            (.overrides, read.overrides, loader?.overridesFile),
+        ] {
+            guard let result, let file else { continue }
+            switch result {
+            case .success(let values):
+                persisted.append((area, values, file))
+                files.append(file.path)
+            case .failure(let failure): failures.append((area, failure))
+            }
+        }
+        if let layers { loadDiagnostics = layers.diagnostics }
+        commit(cause: .reload(files: files)) { state -> AffectedKeys in
+            for (area, failure) in failures {
+                state.setProblem(area, failure.diagnostics)
+                _ = changeLog.record(
+                    cause: .failedReload(files: failure.files), context: label, changes: [],
+                    diagnostics: failure.diagnostics)
+            }
+            var affected = AffectedKeys.some([])
+            if let layers {
+                state.setProblem(.definitions, nil)
+                affected = affected.union(state.applyDefinitionLayers(layers))
+            }
+            for (area, values, _) in persisted {
+                state.setProblem(area, nil)
+                affected = affected.union(.some(state.applyPersistedFile(area, values)))
+            }
+            return affected
+        }
+        return failures.flatMap(\.1.diagnostics) + diagnostics
+    }
+}
+
+extension RootState {
+    /// Puts the definitions side read by a reload in force; returns the keys it may change.
+    mutating func applyDefinitionLayers(_ layers: ContextLoader.DefinitionLayers) -> ContextStore.AffectedKeys {
+        let before = inputs
+        inputs.environmentOverlay = layers.environmentOverlay
+        inputs.deploymentOverlays = layers.deploymentOverlays
+        guard let layout = layers.layout else {
+            return .some(Self.overlayKeys(before) + Self.overlayKeys(inputs))
+        }
+        inputs.layout = layout
+        inputs.fleet = inputs.fleet?.rechecked(against: layout)
+        // A key defined only now takes its persisted value, as it would at the next start;
+        // keys already written in memory keep the latest write.
+        for (key, value) in overridesOnDisk
+        where inputs.overrides[key] == nil && before.layout.slot(for: key) == nil && layout.slot(for: key) != nil {
+            inputs.overrides[key] = AttributedValue(value, actor: ContextLoader.overridesActor, isPersisted: true)
+        }
+        for (key, value) in preferencesOnDisk
+        where inputs.preferences[key] == nil && before.layout.slot(for: key) == nil && layout.slot(for: key) != nil {
+            inputs.preferences[key] = AttributedValue(value, actor: ContextLoader.preferencesActor, isPersisted: true)
+        }
+        return .all
+    }
+
+    /// Applies a persisted file read again: each key whose value in the file differs from
+    /// what this context last knew it to hold is someone else's write, applied as the latest
+    /// write to that key; the other keys keep what was written in memory since. Returns the
+    /// keys applied.
+    mutating func applyPersistedFile(_ area: ProblemArea, _ values: [String: LocatedValue]) -> [String] {
+        let known = area == .overrides ? overridesOnDisk : preferencesOnDisk
+        let actor = area == .overrides ? ContextLoader.overridesActor : ContextLoader.preferencesActor
+        var applied: [String] = []
+        for key in Set(known.keys).union(values.keys).sorted() where known[key] != values[key]?.value {
+            applied.append(key)
+            let value = values[key].map {
+                AttributedValue($0.value, actor: actor, location: $0.location, isPersisted: true)
+            }
+            if area == .overrides { inputs.overrides[key] = value } else { inputs.preferences[key] = value }
+        }
+        if area == .overrides {
+            overridesOnDisk = values.mapValues(\.value)
+        } else {
+            preferencesOnDisk = values.mapValues(\.value)
+        }
+        return applied
+    }
+
+    /// Every key an input's environment and deployment overlays set.
+    private static func overlayKeys(_ inputs: ContextInputs) -> [String] {
+        ([inputs.environmentOverlay].compactMap { $0 } + inputs.deploymentOverlays).flatMap { overlay in
+            Array(overlay.flags.keys) + Array(overlay.preferences.keys)
+        }
+    }
+}
