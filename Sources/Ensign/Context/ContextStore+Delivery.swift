@@ -8,7 +8,8 @@ extension ContextStore {
         let transaction = changeLog.record(cause: cause, context: label, changes: changes, diagnostics: diagnostics)
         delivery.enqueue { [self] in
             deliver(
-                ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new, sequence: sequence)
+                ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new, sequence: sequence
+            )
         }
     }
 
@@ -94,7 +95,8 @@ extension ContextStore {
         // Unchanged here means unchanged in every descendant too: they derive from this snapshot.
         guard let (new, changes) = round, !changes.isEmpty else { return }
         deliver(
-            ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: parentBatch.transaction), snapshot: new,
+            ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: parentBatch.transaction),
+            snapshot: new,
             sequence: sequence)
     }
 

@@ -28,7 +28,8 @@ final class ContextTree: Sendable {
     init(state: RootState, settings: ContextSettings) {
         writer = LockedState(state)
         self.settings = settings
-        changeLog = ChangeLog(capacity: settings.changeLogCapacity, slowObserverThreshold: settings.slowObserverThreshold)
+        changeLog = ChangeLog(
+            capacity: settings.changeLogCapacity, slowObserverThreshold: settings.slowObserverThreshold)
     }
 }
 

@@ -115,7 +115,9 @@ final class PersistentOverlayFile: Sendable {
     func reread(
         definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()
     ) -> Result<[String: LocatedValue], ContextLoader.ReloadFailure> {
-        let failure = { (problems: [Diagnostic]) in ContextLoader.ReloadFailure(diagnostics: problems, files: [self.path]) }
+        let failure = { (problems: [Diagnostic]) in
+            ContextLoader.ReloadFailure(diagnostics: problems, files: [self.path])
+        }
         do {
             return try FileSystem.withExclusiveLock(for: path) {
                 () throws(FileSystem.Failure) -> Result<[String: LocatedValue], ContextLoader.ReloadFailure> in

@@ -10,8 +10,9 @@ enum SnapshotResolver {
         let definition = inputs.layout.definitionBySlot[slot]
         // A value set at run time that no longer fits its definition (a reload changed the
         // type or the bounds) is kept but not applied: the layers below decide.
-        if let override = inputs.overrides[definition.key], let entry = attributed(
-            override, layer: .override, reason: .override, definition: definition)
+        if let override = inputs.overrides[definition.key],
+            let entry = attributed(
+                override, layer: .override, reason: .override, definition: definition)
         {
             return entry
         }

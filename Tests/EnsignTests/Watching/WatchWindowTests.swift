@@ -1,0 +1,70 @@
+import EnsignTestSupport
+import Foundation
+import Testing
+
+@testable import Ensign
+
+/// Every file that changed before one check is applied, in one transaction.
+@Suite("Files that change in one watch window")
+struct WatchWindowTests {
+    /// A watched context whose watcher never fires on its own: changes are applied only by
+    /// `reloadIfNeeded()`, so a test decides exactly what one window holds.
+    static func context(_ fixture: PersistenceFixture) throws -> AppContext {
+        var configuration = fixture.configuration(watching: true)
+        configuration.watchDebounce = .seconds(3600)
+        configuration.pollInterval = .seconds(3600)
+        let context = try AppContext(configuration: configuration)
+        context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
+        return context
+    }
+
+    @Test("A preferences edit and a definitions edit in one window are both applied, in one transaction")
+    func preferencesAndDefinitions() throws {
+        let fixture = try PersistenceFixture()
+        let context = try Self.context(fixture)
+        let batches = Recorder<ChangeBatch>()
+        let token = context.observeAll { batches.record($0) }
+        try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
+        try fixture.write(
+            fixture.flags + "/app.yaml",
+            PersistenceFixture.definitions.replacingOccurrences(of: "default: 20", with: "default: 25"))
+        context.reloadIfNeeded()
+        #expect(context.value(forKeyNamed: "appearance.darkMode") == true)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 25)
+        #expect(batches.count == 1)
+        #expect(Set(batches.values.first?.keys ?? []) == ["appearance.darkMode", "list.pageSize"])
+        token.cancel()
+    }
+
+    @Test("An overrides edit and a preferences edit in one window are both applied, in one transaction")
+    func overridesAndPreferences() throws {
+        let fixture = try PersistenceFixture()
+        let context = try Self.context(fixture)
+        let batches = Recorder<ChangeBatch>()
+        let token = context.observeAll { batches.record($0) }
+        try fixture.write(fixture.preferencesFile, "preferences:\n  list.rows: 12\n")
+        try fixture.write(fixture.overridesFile, "flags:\n  list.showPending: true\n")
+        context.reloadIfNeeded()
+        #expect(context.value(forKeyNamed: "list.rows") == 12)
+        #expect(context.value(forKeyNamed: "list.showPending") == true)
+        #expect(batches.values.map { Set($0.keys) } == [["list.rows", "list.showPending"]])
+        token.cancel()
+    }
+
+    @Test("A broken definitions edit fails alone: the preferences edit of the same window is applied")
+    func brokenDefinitionsDoNotBlockPreferences() throws {
+        let fixture = try PersistenceFixture()
+        let context = try Self.context(fixture)
+        try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
+        try fixture.write(
+            fixture.flags + "/app.yaml",
+            PersistenceFixture.definitions.replacingOccurrences(of: "default: 20", with: "default: twenty"))
+        context.reloadIfNeeded()
+        #expect(context.value(forKeyNamed: "appearance.darkMode") == true)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 20)
+        #expect(context.status.isDegraded)
+        try fixture.write(fixture.flags + "/app.yaml", PersistenceFixture.definitions)
+        context.reloadIfNeeded()
+        #expect(!context.status.isDegraded)
+    }
+}
