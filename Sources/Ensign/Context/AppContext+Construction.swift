@@ -90,8 +90,11 @@ extension AppContext {
             diagnostics += overrides.diagnostics
         }
         let store = ContextStore(label: label, state: state, settings: settings, loader: loader)
-        for file in [loader.preferencesFile, loader.overridesFile].compactMap({ $0 }) {
-            file.onProblem { [weak store] problem in store?.recordLoadProblems([problem]) }
+        for (file, area) in [
+            (loader.preferencesFile, RootState.ProblemArea.preferencesWrite), (loader.overridesFile, .overridesWrite),
+        ] {
+            file?.onProblem { [weak store] problem in store?.recordLoadProblems([problem]) }
+            file?.onWriteOutcome { [weak store] outcome in store?.recordSave(of: area, outcome) }
         }
         store.loadDiagnostics = diagnostics
         if !diagnostics.isEmpty { store.recordLoadProblems(diagnostics) }

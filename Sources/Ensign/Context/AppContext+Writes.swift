@@ -13,7 +13,10 @@ extension AppContext {
     ///   - value: its new value.
     ///   - actor: who sets it, for provenance and the change log (`code`, `menu`, …).
     ///   - persist: also save the override to the overrides file, so it is applied again at
-    ///     the next start (a debug-menu choice that survives restarts).
+    ///     the next start (a debug-menu choice that survives restarts). The call returns once
+    ///     the file on disk holds it (writers at the same moment share one disk write).
+    /// - Throws: ``ContextWriteError`` when the value is refused (nothing changes), or
+    ///   ``ContextWriteError/notPersisted(key:path:reason:)`` when it is in force but saving failed.
     public func setOverride<Value>(
         _ key: FlagKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
     ) throws(ContextWriteError) {
@@ -46,6 +49,17 @@ extension AppContext {
             store.commit(cause: .override(actor: actor), affecting: .some([key])) { state in
                 state.writeOverride(key, attributed, section: section, file: file)
             }
+            if persist, let file { try save(file, key: key) }
+        }
+    }
+
+    /// Returns once `file` holds `key`'s write (a persisted write is acknowledged only once it
+    /// is on disk), or throws when saving failed.
+    func save(_ file: PersistentOverlayFile, key: String) throws(ContextWriteError) {
+        do {
+            try file.flush()
+        } catch {
+            throw .notPersisted(key: key, path: file.path, reason: error.message)
         }
     }
 
@@ -71,6 +85,8 @@ extension AppContext {
             store.commit(cause: .override(actor: actor), affecting: .some([key])) { state in
                 state.writeOverride(key, nil, section: section, file: file)
             }
+            // Saved before returning; a failure shows in `status` (this call does not throw).
+            try? file?.flush()
         }
     }
 
@@ -87,6 +103,7 @@ extension AppContext {
                 for key in keys { state.writeOverride(key, nil, section: section(of: key), file: file) }
                 return .some(keys)
             }
+            try? file?.flush()
         }
     }
 
@@ -110,6 +127,10 @@ extension AppContext {
 
     /// Sets the user's value for a preference (layer 6); it wins over every file.
     ///
+    /// With a preferences file, the call returns once the file on disk holds the value
+    /// (writers at the same moment share one disk write); a failed save throws
+    /// ``ContextWriteError/notPersisted(key:path:reason:)`` with the value in force for this run.
+    ///
     /// ```swift
     /// try context.setPreference(.darkMode, to: true)
     /// ```
@@ -131,6 +152,7 @@ extension AppContext {
         rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { state in
             state.writePreference(key, attributed, file: file)
         }
+        if let file { try save(file, key: key) }
     }
 
     /// Removes the user's value for a preference (and from the preferences file), so files decide again.
@@ -140,6 +162,7 @@ extension AppContext {
         rootStore.commit(cause: .preference(actor: actor), affecting: .some([key])) { state in
             state.writePreference(key, nil, file: file)
         }
+        try? file?.flush()
     }
 
     /// The context targeting rules are evaluated against (user, device, country, …).

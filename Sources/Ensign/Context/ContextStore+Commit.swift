@@ -112,6 +112,24 @@ extension ContextStore {
         }
     }
 
+    /// Records the outcome of a save of a persisted file: a failure degrades the status (and
+    /// is logged once) until a save succeeds.
+    func recordSave(of area: RootState.ProblemArea, _ outcome: PersistenceError?) {
+        tree.writer.withLock { state in
+            let wasFailing = state.problems[area] != nil
+            guard let outcome else {
+                state.setProblem(area, nil)
+                return
+            }
+            let diagnostic = Diagnostic(
+                .error, at: .unknown(outcome.path),
+                "cannot save \(outcome.path): \(outcome.message); the values stay in force for this run, and"
+                    + " saving is retried with the next write")
+            state.setProblem(area, [diagnostic])
+            if !wasFailing { _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: [diagnostic]) }
+        }
+    }
+
     /// Logs problems found at load (a preferences file set aside, warnings).
     func recordLoadProblems(_ found: [Diagnostic]) {
         _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: found)

@@ -50,11 +50,14 @@ struct RootState {
     /// The fleet layer's health, once a fleet source has reported.
     var fleet: FleetStatus?
 
-    /// The files whose failures are tracked separately: a good reload of one clears its own.
+    /// The files whose failures are tracked separately: a good reload (or, for the writes,
+    /// a good save) of one clears its own.
     enum ProblemArea: Int, Comparable {
         case definitions
         case preferences
         case overrides
+        case preferencesWrite
+        case overridesWrite
 
         static func < (lhs: ProblemArea, rhs: ProblemArea) -> Bool { lhs.rawValue < rhs.rawValue }
     }

@@ -1,4 +1,5 @@
-/// Why a write to a context was refused. Nothing changes when a write is refused.
+/// Why a write to a context was refused. Nothing changes when a write is refused, except with
+/// ``notPersisted(key:path:reason:)``: the value is in force for this run but not saved.
 public enum ContextWriteError: Error, Sendable, Hashable {
     /// No definition has this key.
     case undefinedKey(String, suggestion: String?)
@@ -10,6 +11,10 @@ public enum ContextWriteError: Error, Sendable, Hashable {
     case notToggleable(key: String, type: FlagType)
     /// `persist` was asked for, but the context has no overrides file.
     case persistenceUnavailable(key: String)
+    /// The value is in force for this run, but saving it to `path` failed: it will not survive
+    /// a restart unless a later save succeeds (each write retries; ``AppContext/status`` shows
+    /// the problem until one does).
+    case notPersisted(key: String, path: String, reason: String)
 }
 
 extension ContextWriteError: CustomStringConvertible {
@@ -28,6 +33,10 @@ extension ContextWriteError: CustomStringConvertible {
         case .persistenceUnavailable(let key):
             return "cannot persist the override of '\(key)': the context has no overrides file"
                 + " (set AppContextConfiguration.overridesFile)"
+        case .notPersisted(let key, let path, let reason):
+            return "'\(key)' is set for this run, but saving it failed: \(reason); it is not in \(path) and will not"
+                + " survive a restart (saving is retried with the next write; fix the file's permissions or free"
+                + " disk space)"
         }
     }
 }

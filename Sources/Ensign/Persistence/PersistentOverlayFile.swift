@@ -31,6 +31,7 @@ final class PersistentOverlayFile: Sendable {
     private let queue: DispatchQueue
     private let state = LockedState(State())
     private let problemHandler = LockedState<(@Sendable (Diagnostic) -> Void)?>(nil)
+    private let outcomeHandler = LockedState<(@Sendable (PersistenceError?) -> Void)?>(nil)
 
     private struct State {
         /// Changes not yet on disk, by key: a value to write, or `nil` to remove the key.
@@ -52,6 +53,19 @@ final class PersistentOverlayFile: Sendable {
     /// Where problems found while writing in the background are reported (the context's log).
     func onProblem(_ handler: @escaping @Sendable (Diagnostic) -> Void) {
         problemHandler.withLock { $0 = handler }
+    }
+
+    /// Where the outcome of every disk write is reported: `nil` once a write succeeded, the
+    /// error when one failed (the context's status shows it until a write succeeds).
+    ///
+    /// The handler runs on the thread that wrote, holding no lock of this file's.
+    func onWriteOutcome(_ handler: @escaping @Sendable (PersistenceError?) -> Void) {
+        outcomeHandler.withLock { $0 = handler }
+    }
+
+    private func reportOutcome(_ outcome: PersistenceError?) {
+        let handler = outcomeHandler.withLock { $0 }
+        handler?(outcome)
     }
 
     private func reportProblem(_ diagnostic: Diagnostic) {
@@ -165,7 +179,8 @@ final class PersistentOverlayFile: Sendable {
 
     // MARK: Writing
 
-    /// Records changes and schedules a coalesced write.
+    /// Records changes and schedules a coalesced write in the background (see
+    /// ``flush()`` for a write that returns once they are on disk).
     func update(_ changes: [String: (section: Section, value: JSONValue?)]) {
         let shouldSchedule = state.withLock { state in
             for (key, change) in changes { state.pending[key] = change }
@@ -185,6 +200,11 @@ final class PersistentOverlayFile: Sendable {
     }
 
     /// Writes pending changes now; returns when they are on disk.
+    ///
+    /// Writers that call it at the same time share disk writes: writes run one at a time, and
+    /// a write takes every change recorded before it started, so a caller whose change an
+    /// earlier write already took returns once that write is done. It throws when the write
+    /// that took the caller's changes (or, after a failure, its retry) failed.
     func flush() throws(PersistenceError) {
         let result = queue.sync { Result { () throws(FileSystem.Failure) in try writePending() } }
         do {
@@ -227,9 +247,11 @@ final class PersistentOverlayFile: Sendable {
             state.withLock { state in
                 for (key, change) in pending where state.pending[key] == nil { state.pending[key] = change }
             }
+            reportOutcome(PersistenceError(path: path, message: error.description))
             throw error
         }
         state.withLock { $0.writeCount += 1 }
+        reportOutcome(nil)
     }
 
     /// What is on disk now, by section. A file that does not parse is set aside first (never overwritten).

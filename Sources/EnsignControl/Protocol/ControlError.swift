@@ -23,6 +23,9 @@ public enum ControlErrorCode: String, Sendable, Hashable, CaseIterable {
     case idleTimeout = "IDLE_TIMEOUT"
     /// The operation needs something the app did not configure (an overrides file for `persist`).
     case unavailable = "UNAVAILABLE"
+    /// A persisted write is in force for this run, but saving it to disk failed: it will not
+    /// survive a restart (the app's status shows the problem until a save succeeds).
+    case notPersisted = "NOT_PERSISTED"
     /// A bug in the server; the request may or may not have taken effect.
     case internalError = "INTERNAL"
 }

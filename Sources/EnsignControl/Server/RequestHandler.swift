@@ -110,6 +110,7 @@ struct RequestHandler: Sendable {
             case .undefinedKey: throw ControlError(.notFound, error.description)
             case .invalidValue, .notAPreference, .notToggleable: throw ControlError(.invalidValue, error.description)
             case .persistenceUnavailable: throw ControlError(.unavailable, error.description)
+            case .notPersisted: throw ControlError(.notPersisted, error.description)
             }
         }
     }

@@ -40,15 +40,62 @@ struct PreferencePersistenceTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.preferencesFile))
     }
 
-    @Test("A write storm costs few disk writes, and the last value reaches disk")
-    func coalescing() throws {
+    @Test("A preference write returns once the file holds it, also with writers on other threads")
+    func acknowledgedWritesAreOnDisk() async throws {
         let fixture = try PersistenceFixture()
         let context = try fixture.context()
-        for rows in 1...500 { try context.setPreference(keyNamed: "list.rows", to: .int(rows)) }
-        try context.flush()
+        let keys = ["list.rows", "appearance.fontScale", "appearance.darkMode", "locale.language"]
+        let values: [@Sendable (Int) -> JSONValue] = [
+            { .int($0) }, { .double(Double($0) / 4) }, { .bool($0 % 2 == 0) }, { .string(["en", "fr", "de"][$0 % 3]) },
+        ]
+        let missing = Recorder<String>()
+        let path = fixture.preferencesFile
+        await withTaskGroup(of: Void.self) { group in
+            for (key, value) in zip(keys, values) {
+                group.addTask {
+                    for round in 1...40 {
+                        do {
+                            try context.setPreference(keyNamed: key, to: value(round))
+                        } catch {
+                            missing.record("\(key) round \(round): \(error)")
+                            continue
+                        }
+                        // Only this task writes `key`, so the file must hold this value now.
+                        let onDisk = try? YAMLParser().documents(contentsOf: path).first?
+                            .entry(forKey: "preferences")?.value.entry(forKey: key)?.value
+                        if onDisk.map(JSONValue.init) != value(round) { missing.record("\(key) round \(round)") }
+                    }
+                }
+            }
+        }
+        #expect(missing.values.isEmpty, "acknowledged but not on disk: \(missing.values.prefix(5))")
         let writes = try #require(context.rootStore.preferencesFile?.writeCount)
-        #expect(writes < 20)
-        #expect(try fixture.read(fixture.preferencesFile).contains("list.rows: 500"))
+        #expect(writes <= keys.count * 40, "more disk writes than acknowledged writes")
+    }
+
+    @Test("A persisted write that cannot be saved is an error to the caller; the status shows it until a save works")
+    func failedSave() throws {
+        let fixture = try PersistenceFixture()
+        let context = try fixture.context()
+        // The state directory's path is taken by a file, so nothing can be saved there.
+        let stateDirectory = fixture.directory.path + "/state"
+        try "in the way".write(toFile: stateDirectory, atomically: false, encoding: .utf8)
+        #expect {
+            try context.setOverride(keyNamed: "list.pageSize", to: 55, persist: true)
+        } throws: { error in
+            guard case .notPersisted(let key, let path, _)? = error as? ContextWriteError else { return false }
+            return key == "list.pageSize" && path == fixture.overridesFile
+        }
+        #expect(throws: ContextWriteError.self) { try context.setPreference(keyNamed: "list.rows", to: 12) }
+        // In force for this run, and the status says it is not saved.
+        #expect(context.value(forKeyNamed: "list.pageSize") == 55)
+        #expect(context.status.isDegraded)
+        #expect(context.status.diagnostics.contains { $0.message.contains("cannot save \(fixture.overridesFile)") })
+        try FileManager.default.removeItem(atPath: stateDirectory)
+        try context.setOverride(keyNamed: "list.pageSize", to: 56, persist: true)
+        try context.setPreference(keyNamed: "list.rows", to: 13)
+        #expect(!context.status.isDegraded)
+        #expect(try fixture.read(fixture.overridesFile).contains("list.pageSize: 56"))
     }
 
     @Test("Persisted overrides are re-applied at start-up, and reset removes them from the file")

@@ -9,8 +9,9 @@ import Testing
 struct WatchWindowTests {
     /// A watched context whose watcher never fires on its own: changes are applied only by
     /// `reloadIfNeeded()`, so a test decides exactly what one window holds.
-    static func context(_ fixture: PersistenceFixture) throws -> AppContext {
+    static func context(_ fixture: PersistenceFixture, deploymentFiles: [String] = []) throws -> AppContext {
         var configuration = fixture.configuration(watching: true)
+        configuration.deploymentFiles = deploymentFiles
         configuration.watchDebounce = .seconds(3600)
         configuration.pollInterval = .seconds(3600)
         let context = try AppContext(configuration: configuration)
@@ -33,6 +34,23 @@ struct WatchWindowTests {
         #expect(context.value(forKeyNamed: "list.pageSize") == 25)
         #expect(batches.count == 1)
         #expect(Set(batches.values.first?.keys ?? []) == ["appearance.darkMode", "list.pageSize"])
+        token.cancel()
+    }
+
+    @Test("A preferences edit and a deployment file edit in one window are both applied, in one transaction")
+    func preferencesAndDeployment() throws {
+        let fixture = try PersistenceFixture()
+        let deployment = fixture.directory.path + "/deploy/flags.yaml"
+        try fixture.write(deployment, "flags:\n  list.pageSize: 30\n")
+        let context = try Self.context(fixture, deploymentFiles: [deployment])
+        let batches = Recorder<ChangeBatch>()
+        let token = context.observeAll { batches.record($0) }
+        try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
+        try fixture.write(deployment, "flags:\n  list.pageSize: 40\n")
+        context.reloadIfNeeded()
+        #expect(context.value(forKeyNamed: "appearance.darkMode") == true)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 40)
+        #expect(batches.values.map { Set($0.keys) } == [["appearance.darkMode", "list.pageSize"]])
         token.cancel()
     }
 
