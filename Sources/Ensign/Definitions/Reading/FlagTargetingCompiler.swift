@@ -1,7 +1,7 @@
 /// Compiles each flag's targeting against the shared `$evaluators` and reports problems at
 /// their file positions: unknown operators, wrong arity, `$ref` to an unknown evaluator,
 /// and results that cannot be a variant (or a value of the flag's type) when that is decidable.
-struct TargetingValidator {
+struct FlagTargetingCompiler {
     let evaluators: [String: JSONValue]
     let evaluatorNodes: [String: YAMLNode]
     let options: TargetingOptions

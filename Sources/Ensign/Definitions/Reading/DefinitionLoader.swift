@@ -95,7 +95,7 @@ public struct DefinitionLoader: Sendable {
                 collector.add(reader)
             }
         }
-        var validator = TargetingValidator(
+        var validator = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
         let definitions = collector.definitions.map { validator.compile($0) }
         validator.checkEvaluators()
