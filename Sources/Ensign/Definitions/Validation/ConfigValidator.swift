@@ -1,6 +1,10 @@
 /// Checks definitions directories, definitions files and overlay files together, the way
 /// `ensign validate` does: definitions from every path are combined (so a key defined in two
-/// places is caught) and every overlay is checked against them.
+/// places is caught) and every overlay is checked against them, every environment's included.
+///
+/// Validation is a caller of ``DefinitionLoader``: it reads each file as a context would,
+/// then adds what only matters before shipping (every environment's overlay, targeting rule
+/// errors as errors, values that targeting decides before).
 ///
 /// ```swift
 /// let report = ConfigValidator().validate(paths: ["flags", "deploy/production.yaml"])
@@ -16,94 +20,70 @@ public struct ConfigValidator: Sendable {
         self.loader = loader
     }
 
+    /// An overlay file to check, and the environment it is the overlay of.
+    private struct OverlayFile {
+        var file: DefinitionLoader.ParsedFile
+        var environment: String?
+    }
+
     /// Validates the given directories and files.
     ///
     /// - Parameters:
     ///   - paths: definitions directories and files, definitions or overlays.
     ///   - environment: when given, only that environment's overlay is checked in each
-    ///     directory; otherwise every `environments/*.yaml` is.
+    ///     directory, and it must be an environment the files mention; otherwise every
+    ///     `environments/*.yaml` is checked.
     public func validate(paths: [String], environment: String? = nil) -> ValidationReport {
         var diagnostics: [Diagnostic] = []
         var definitionFiles: [DefinitionLoader.ParsedFile] = []
-        var overlayFiles: [DefinitionLoader.ParsedFile] = []
-        var environmentNames: [String: String] = [:]  // overlay file → environment
-        var knownEnvironments: Set<String> = []
-        func parse(_ path: String) -> DefinitionLoader.ParsedFile? {
-            do {
-                let source = try ConfigSource.file(path, limits: loader.limits)
-                return DefinitionLoader.ParsedFile(name: path, documents: try loader.parse(source))
-            } catch {
-                diagnostics.append(Diagnostic(error))
-                return nil
-            }
-        }
+        var overlayFiles: [OverlayFile] = []
+        var directories: [String] = []
+        var overlayEnvironments: Set<String> = []
         for path in paths {
             guard ConfigDirectory.isDirectory(path) else {
-                guard let file = parse(path) else { continue }
+                guard let file = loader.parseFile(path, into: &diagnostics) else { continue }
                 let isOverlay = file.documents.first.map { ConfigFileKind(detecting: $0) == .overlay } ?? false
-                if isOverlay { overlayFiles.append(file) } else { definitionFiles.append(file) }
+                if isOverlay { overlayFiles.append(OverlayFile(file: file)) } else { definitionFiles.append(file) }
                 continue
             }
-            let files = (try? ConfigDirectory.files(in: path)) ?? []
-            if files.isEmpty {
-                diagnostics.append(
-                    Diagnostic(.warning, at: .unknown(path), "no definitions files (*.yaml, *.yml, *.json) found here"))
-            }
-            definitionFiles += files.compactMap(parse)
-            let environmentsPath = ConfigDirectory.join(path, "environments")
-            for file in (try? ConfigDirectory.files(in: environmentsPath)) ?? [] {
-                let name = ConfigDirectory.baseName(file)
-                knownEnvironments.insert(name)
-                if environment == nil || environment == name, let parsed = parse(file) {
-                    overlayFiles.append(parsed)
-                    environmentNames[file] = name
-                }
+            directories.append(path)
+            let directory = DefinitionsDirectory(path: path)
+            let files = directory.definitionFiles()
+            if files.isEmpty { diagnostics.append(DefinitionLoader.noDefinitionFiles(in: path)) }
+            definitionFiles += files.compactMap { loader.parseFile($0, into: &diagnostics) }
+            for overlay in directory.environmentFiles() {
+                overlayEnvironments.insert(overlay.name)
+                guard environment == nil || environment == overlay.name,
+                    let parsed = loader.parseFile(overlay.path, into: &diagnostics)
+                else { continue }
+                overlayFiles.append(OverlayFile(file: parsed, environment: overlay.name))
             }
         }
         let definitionFileNames = definitionFiles.map(\.name)
         // Handing the parsed files over lets the loader free each part of a tree once it is read.
         let loaded = loader.loadDefinitions(consume definitionFiles)
         diagnostics += loaded.diagnostics
+        let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: overlayEnvironments)
+        if let environment,
+            let problem = known.problem(
+                with: environment, at: .unknown(directories.first ?? paths.first ?? "--env"),
+                ownFile: "environments/\(environment).yaml")
+        {
+            diagnostics.append(problem)
+        }
         var overlays: [Overlay] = []
         var environments: [String: Overlay] = [:]
-        for file in overlayFiles {
-            let (overlay, found) = loader.readOverlay(file, definitions: loaded.definitions)
+        for overlayFile in overlayFiles {
+            let (overlay, found) = loader.readOverlay(overlayFile.file, definitions: loaded.definitions)
             overlays.append(overlay)
-            if let name = environmentNames[file.name] { environments[name] = overlay }
+            if let name = overlayFile.environment, environments[name] == nil { environments[name] = overlay }
             diagnostics += found
+            diagnostics += TargetingPrecedenceCheck.check(overlay, definitions: loaded.definitions)
         }
-        diagnostics += EnvironmentNameCheck.check(loaded.definitions, knownEnvironments: knownEnvironments)
+        diagnostics += TargetingPrecedenceCheck.checkInlineValues(loaded.definitions)
+        diagnostics += EnvironmentNameCheck.check(loaded.definitions, knownEnvironments: overlayEnvironments)
         return ValidationReport(
             diagnostics: diagnostics.sortedByLocation(), definitions: loaded.definitions,
             definitionFiles: definitionFileNames, overlays: overlays, environments: environments)
-    }
-}
-
-/// What ``ConfigValidator`` found.
-public struct ValidationReport: Sendable {
-    /// Every problem, in reading order.
-    public var diagnostics: [Diagnostic]
-    /// The combined definitions.
-    public var definitions: DefinitionSet
-    /// The definitions files read.
-    public var definitionFiles: [String]
-    /// The overlays read, in the order of the paths given.
-    public var overlays: [Overlay]
-    /// The environment overlays among them (`environments/<name>.yaml` in a directory), by name.
-    public var environments: [String: Overlay]
-
-    /// How many errors there are.
-    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
-    /// How many warnings there are.
-    public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
-
-    /// One line: what was checked and what was found.
-    public var summary: String {
-        let flags = definitions.orderedDefinitions.filter { $0.kind == .flag }.count
-        let preferences = definitions.count - flags
-        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        return "\(plural(flags, "flag")) and \(plural(preferences, "preference")) in"
-            + " \(plural(definitionFiles.count, "definitions file")), \(plural(overlays.count, "overlay")):"
-            + " \(plural(errorCount, "error")), \(plural(warningCount, "warning"))"
     }
 }
