@@ -66,8 +66,10 @@ struct ConfigurationSource: Sendable {
                 || (FileSystem.parentDirectory(of: path) == directory.environmentsPath
                     && ConfigDirectory.baseName(path) == environment)
         }
+        // Only the files a load reads: an edit to another environment's overlay reloads nothing.
         source.watchedFiles = {
-            directory.definitionFiles() + directory.environmentFiles().map(\.path) + deploymentFiles
+            directory.definitionFiles() + [directory.environmentFile(named: environment)].compactMap { $0 }
+                + deploymentFiles
         }
         source.watchedDirectories =
             [directory.path, directory.environmentsPath] + deploymentFiles.map(FileSystem.parentDirectory(of:))

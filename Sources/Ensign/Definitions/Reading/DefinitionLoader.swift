@@ -58,7 +58,8 @@ public struct DefinitionLoader: Sendable {
             environmentOverlay = overlay
             diagnostics += found
         }
-        let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: directory.environmentFiles().map(\.name))
+        let known = KnownEnvironments(
+            definitions: loaded.definitions, overlayNames: directory.environmentFiles().map(\.name))
         return DirectoryLoadResult(
             definitions: loaded.definitions, environmentOverlay: environmentOverlay,
             knownEnvironments: known.names.sorted(), diagnostics: (diagnostics + loaded.diagnostics).sortedByLocation(),

@@ -105,7 +105,8 @@ struct FlagTargetingCompiler {
         guard reported.insert("\(location): \(message)").inserted else { return location }
         if severity == .error {
             errors.append(
-                Diagnostic(.error, at: location, key: key, message, notes: [Diagnostic(.note, at: location, consequence)]))
+                Diagnostic(
+                    .error, at: location, key: key, message, notes: [Diagnostic(.note, at: location, consequence)]))
         } else {
             warnings.append(Diagnostic(severity, at: location, key: key, message))
         }
