@@ -55,7 +55,7 @@ struct ConfigurationSource: Sendable {
         }
         source.loadOverlays = { definitions in
             var (environmentOverlay, diagnostics) = loader.loadEnvironmentOverlay(
-                of: directory, environment: environment, definitions: definitions)
+                environment, from: directory.environmentFiles(), of: directory.path, definitions: definitions)
             let deployments = readDeployments(definitions, into: &diagnostics)
             return Loaded(
                 definitions: definitions, environmentOverlay: environmentOverlay, deploymentOverlays: deployments,

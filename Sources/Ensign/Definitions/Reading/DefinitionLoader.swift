@@ -51,15 +51,15 @@ public struct DefinitionLoader: Sendable {
         let files = directory.definitionFiles()
         if files.isEmpty { diagnostics.append(Self.noDefinitionFiles(in: path)) }
         let loaded = loadDefinitions(from: files, into: &diagnostics)
+        let environmentFiles = directory.environmentFiles()
         var environmentOverlay: Overlay?
         if let environment {
             let (overlay, found) = loadEnvironmentOverlay(
-                of: directory, environment: environment, definitions: loaded.definitions)
+                environment, from: environmentFiles, of: path, definitions: loaded.definitions)
             environmentOverlay = overlay
             diagnostics += found
         }
-        let known = KnownEnvironments(
-            definitions: loaded.definitions, overlayNames: directory.environmentFiles().map(\.name))
+        let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: environmentFiles.map(\.name))
         return DirectoryLoadResult(
             definitions: loaded.definitions, environmentOverlay: environmentOverlay,
             knownEnvironments: known.names.sorted(), diagnostics: (diagnostics + loaded.diagnostics).sortedByLocation(),
@@ -71,23 +71,22 @@ public struct DefinitionLoader: Sendable {
         Diagnostic(.warning, at: .unknown(path), "no definitions files (*.yaml, *.yml, *.json) found here")
     }
 
-    /// Reads `environment`'s overlay from `directory` against `definitions`, after checking that
-    /// some file mentions the environment. No overlay and no problem when the environment is
-    /// known only from inline values.
+    /// Reads `environment`'s overlay (one of `files`, the listing of the definitions directory
+    /// at `path`) against `definitions`, after checking that some file mentions the
+    /// environment. No overlay and no problem when only inline values mention it.
     func loadEnvironmentOverlay(
-        of directory: DefinitionsDirectory, environment: String, definitions: DefinitionSet
+        _ environment: String, from files: [DefinitionsDirectory.EnvironmentFile], of path: String,
+        definitions: DefinitionSet
     ) -> (Overlay?, [Diagnostic]) {
-        let files = directory.environmentFiles()
         let known = KnownEnvironments(definitions: definitions, overlayNames: files.map(\.name))
         if let problem = known.problem(
-            with: environment, at: .unknown(directory.path), ownFile: "environments/\(environment).yaml")
+            with: environment, at: .unknown(path), ownFile: "environments/\(environment).yaml")
         {
             return (nil, [problem])
         }
-        guard let path = files.first(where: { $0.name == environment })?.path else { return (nil, []) }
+        guard let file = files.first(where: { $0.name == environment }) else { return (nil, []) }
         do {
-            let (overlay, found) = readOverlay(try ConfigSource.file(path, limits: limits), definitions: definitions)
-            return (overlay, found)
+            return readOverlay(try ConfigSource.file(file.path, limits: limits), definitions: definitions)
         } catch {
             return (nil, [Diagnostic(error)])
         }
