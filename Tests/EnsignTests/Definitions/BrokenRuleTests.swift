@@ -38,9 +38,7 @@ struct BrokenRuleTests {
     func directoryContext() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("app.yaml", Self.definitions)
-        var configuration = AppContextConfiguration(definitionsDirectory: directory.path, environment: "test")
-        configuration.watchesFiles = false
-        let context = try AppContext(configuration: configuration)
+        let context = try unwatchedContext(directory.path, environment: "test")
         #expect(context.value(forKeyNamed: "checkout.pageSize") == 20)
         #expect(context.loadDiagnostics.map(\.location.description) == ["\(file):5:18"])
         #expect(
@@ -52,9 +50,7 @@ struct BrokenRuleTests {
     func reloadBreaksRule() throws {
         let directory = try TemporaryDirectory()
         try directory.write("app.yaml", "flags:\n  a: { default: false }\n  b: { default: 1 }\n")
-        var configuration = AppContextConfiguration(definitionsDirectory: directory.path, environment: "test")
-        configuration.watchesFiles = false
-        let context = try AppContext(configuration: configuration)
+        let context = try unwatchedContext(directory.path, environment: "test")
         try directory.write(
             "app.yaml", "flags:\n  a: { default: false, targeting: { nope: 1 } }\n  b: { default: 2 }\n")
         let found = context.reload()

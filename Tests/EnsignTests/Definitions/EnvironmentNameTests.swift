@@ -41,12 +41,9 @@ struct EnvironmentNameTests {
         let directory = try TemporaryDirectory()
         try directory.write("app.yaml", "flags:\n  a: { default: 1, environments: { qa: 2 } }\n")
         try directory.write("environments/production.yaml", "flags: {}\n")
-        var configuration = AppContextConfiguration(definitionsDirectory: directory.path, environment: "qa")
-        configuration.watchesFiles = false
-        #expect(try AppContext(configuration: configuration).value(forKeyNamed: "a") == 2)
-        configuration.environment = "uat"
+        #expect(try unwatchedContext(directory.path, environment: "qa").value(forKeyNamed: "a") == 2)
         #expect {
-            try AppContext(configuration: configuration)
+            try unwatchedContext(directory.path, environment: "uat")
         } throws: { error in
             "\(error)".contains("the known environments are production and qa")
         }
@@ -56,9 +53,7 @@ struct EnvironmentNameTests {
     func noEnvironmentMentioned() throws {
         let directory = try TemporaryDirectory()
         try directory.write("app.yaml", "flags:\n  a: { default: 1 }\n")
-        var configuration = AppContextConfiguration(definitionsDirectory: directory.path, environment: "anything")
-        configuration.watchesFiles = false
-        #expect(try AppContext(configuration: configuration).value(forKeyNamed: "a") == 1)
+        #expect(try unwatchedContext(directory.path, environment: "anything").value(forKeyNamed: "a") == 1)
     }
 
     @Test("A context from strings: 'test' is always accepted, other names must be mentioned")

@@ -19,9 +19,7 @@ struct ThreeEnvironments {
     }
 
     func context(_ environment: String) throws -> AppContext {
-        var configuration = AppContextConfiguration(definitionsDirectory: path, environment: environment)
-        configuration.watchesFiles = false
-        return try AppContext(configuration: configuration)
+        try unwatchedContext(path, environment: environment)
     }
 }
 
