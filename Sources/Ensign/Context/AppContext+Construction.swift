@@ -6,8 +6,14 @@ extension AppContext {
     /// ``AppContextConfiguration/watchesFiles`` is off, every file is watched and reloaded
     /// when it changes.
     ///
-    /// - Throws: ``AppContextLoadError`` with every diagnostic when a file has errors.
-    ///   Warnings do not stop loading; they are in ``loadDiagnostics``.
+    /// Only the files the context resolves are read: the definitions, its environment's own
+    /// overlay and the deployment files. A targeting rule that does not compile does not stop
+    /// loading: its flag reads the code default with `PARSE_ERROR`, and the rule's position is
+    /// in ``loadDiagnostics`` (as a warning; `ensign validate` reports it as an error).
+    ///
+    /// - Throws: ``AppContextLoadError`` with every diagnostic when a file has errors, or when
+    ///   no file mentions the environment (the error lists the ones they do). Warnings do not
+    ///   stop loading; they are in ``loadDiagnostics``.
     public convenience init(configuration: AppContextConfiguration) throws(AppContextLoadError) {
         let loader = ContextLoader(
             source: .directory(configuration),
@@ -30,7 +36,9 @@ extension AppContext {
     ///
     /// - Parameters:
     ///   - definitions: definitions files' contents (each string is one file).
-    ///   - environment: the environment to resolve for.
+    ///   - environment: the environment to resolve for: `test` (always accepted), or one the
+    ///     strings mention (`environmentOverlay` is its overlay, or an inline `environments:`
+    ///     value names it); strings that mention no environment accept any name.
     ///   - environmentOverlay: the environment's overlay file, if any.
     ///   - deploymentOverlays: deployment overlay files, applied in order.
     public convenience init(

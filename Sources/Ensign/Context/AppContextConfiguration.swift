@@ -16,7 +16,9 @@ public struct AppContextConfiguration: Sendable {
     /// The definitions directory: `*.yaml`, `*.yml`, `*.json` and `environments/<name>.yaml`.
     public var definitionsDirectory: String
     /// The environment: `development`, `staging`, `production`, … Defaults to `$ENSIGN_ENV`,
-    /// else `development`.
+    /// else `production`, the fail-safe choice (no development values, and the control server
+    /// refuses writes). It must be an environment the files mention: an
+    /// `environments/<name>.yaml` file or an inline `environments:` value.
     public var environment: String
     /// Overlay files applied after the environment, in order (layer 4).
     public var deploymentFiles: [String]
@@ -43,7 +45,7 @@ public struct AppContextConfiguration: Sendable {
     /// Observers that run longer than this are flagged as slow in the change log.
     public var slowObserverThreshold: Duration
 
-    /// Creates a configuration; `environment` defaults to `$ENSIGN_ENV`, else `development`.
+    /// Creates a configuration; `environment` defaults to `$ENSIGN_ENV`, else `production`.
     public init(
         definitionsDirectory: String, environment: String? = nil, deploymentFiles: [String] = [],
         preferencesFile: String? = nil, overridesFile: String? = nil, label: String = "root"
@@ -62,11 +64,18 @@ public struct AppContextConfiguration: Sendable {
         self.slowObserverThreshold = .milliseconds(16)
     }
 
-    /// `$ENSIGN_ENV`, or `development` when it is unset or empty.
+    /// `$ENSIGN_ENV`, or `production` when it is unset or empty.
+    ///
+    /// A forgotten variable must not turn a deployed app into a development one (development
+    /// values, debug writes accepted), so the default is the fail-safe one; a developer's
+    /// machine sets `ENSIGN_ENV=development`.
     public static func environmentFromProcess() -> String {
-        guard let value = getenv("ENSIGN_ENV").map({ String(cString: $0) }), !value.isEmpty else {
-            return "development"
-        }
+        environment(fromVariable: getenv("ENSIGN_ENV").map { String(cString: $0) })
+    }
+
+    /// The environment a value of `ENSIGN_ENV` selects (`nil` when it is unset).
+    static func environment(fromVariable value: String?) -> String {
+        guard let value, !value.isEmpty else { return "production" }
         return value
     }
 

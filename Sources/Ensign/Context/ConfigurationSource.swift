@@ -20,9 +20,14 @@ struct ConfigurationSource: Sendable {
     /// Whether a path is one of the overlays `loadOverlays` reads.
     var isOverlay: @Sendable (String) -> Bool = { _ in false }
 
+    /// A definitions directory and deployment files on disk. A load reads the definitions,
+    /// the environment's own overlay and the deployment files: no other environment's file,
+    /// so a broken `staging.yaml` cannot stop a production context. Targeting rules that do
+    /// not compile are warnings here (their flags resolve with `PARSE_ERROR`), never errors
+    /// that would refuse the load.
     static func directory(_ configuration: AppContextConfiguration) -> ConfigurationSource {
-        let directory = configuration.definitionsDirectory
-        let environments = ConfigDirectory.join(directory, "environments")
+        let directory = DefinitionsDirectory(path: configuration.definitionsDirectory)
+        let environment = configuration.environment
         let deploymentFiles = configuration.deploymentFiles
         let loader = DefinitionLoader(limits: configuration.limits)
         /// The deployment files, read against `definitions`, in order.
@@ -40,33 +45,17 @@ struct ConfigurationSource: Sendable {
                 }
             }
         }
-        /// The environment's overlay file, if there is one.
-        @Sendable func environmentFile() -> String? {
-            ((try? ConfigDirectory.files(in: environments)) ?? []).first {
-                ConfigDirectory.baseName($0) == configuration.environment
-            }
-        }
-        var source = ConfigurationSource(environment: configuration.environment) {
-            let loaded = loader.loadDirectory(directory)
-            var diagnostics = loaded.diagnostics
+        var source = ConfigurationSource(environment: environment) {
+            let loaded = loader.loadDirectory(directory.path, environment: environment)
+            var diagnostics = loaded.runtimeDiagnostics
             let deployments = readDeployments(loaded.definitions, into: &diagnostics)
             return Loaded(
-                definitions: loaded.definitions, environmentOverlay: loaded.environments[configuration.environment],
-                deploymentOverlays: deployments, diagnostics: diagnostics)
+                definitions: loaded.definitions, environmentOverlay: loaded.environmentOverlay,
+                deploymentOverlays: deployments, diagnostics: diagnostics.sortedByLocation())
         }
         source.loadOverlays = { definitions in
-            var diagnostics: [Diagnostic] = []
-            var environmentOverlay: Overlay?
-            if let path = environmentFile() {
-                do throws(YAMLError) {
-                    let (overlay, found) = loader.readOverlay(
-                        try ConfigSource.file(path, limits: configuration.limits), definitions: definitions)
-                    environmentOverlay = overlay
-                    diagnostics += found
-                } catch {
-                    diagnostics.append(Diagnostic(error))
-                }
-            }
+            var (environmentOverlay, diagnostics) = loader.loadEnvironmentOverlay(
+                environment, from: directory.environmentFiles(), of: directory.path, definitions: definitions)
             let deployments = readDeployments(definitions, into: &diagnostics)
             return Loaded(
                 definitions: definitions, environmentOverlay: environmentOverlay, deploymentOverlays: deployments,
@@ -74,17 +63,23 @@ struct ConfigurationSource: Sendable {
         }
         source.isOverlay = { path in
             deploymentFiles.contains(path)
-                || (FileSystem.parentDirectory(of: path) == environments
-                    && ConfigDirectory.baseName(path) == configuration.environment)
+                || (FileSystem.parentDirectory(of: path) == directory.environmentsPath
+                    && ConfigDirectory.baseName(path) == environment)
         }
+        // Only the files a load reads: an edit to another environment's overlay reloads nothing.
         source.watchedFiles = {
-            ((try? ConfigDirectory.files(in: directory)) ?? []) + ((try? ConfigDirectory.files(in: environments)) ?? [])
+            directory.definitionFiles() + [directory.environmentFile(named: environment)].compactMap { $0 }
                 + deploymentFiles
         }
-        source.watchedDirectories = [directory, environments] + deploymentFiles.map(FileSystem.parentDirectory(of:))
+        source.watchedDirectories =
+            [directory.path, directory.environmentsPath] + deploymentFiles.map(FileSystem.parentDirectory(of:))
         return source
     }
 
+    /// Sources held in memory, for tests and previews. The environment must be one the sources
+    /// mention (the overlay given for it, or an inline `environments:` value), except `test`,
+    /// the in-memory initializers' default, which is always accepted; sources that mention no
+    /// environment accept any.
     static func memory(
         definitions: [ConfigSource], environment: String, environmentOverlay: ConfigSource?,
         deploymentOverlays: [ConfigSource]
@@ -92,7 +87,15 @@ struct ConfigurationSource: Sendable {
         ConfigurationSource(environment: environment) {
             let loader = DefinitionLoader()
             let loaded = loader.loadDefinitions(from: definitions)
-            var diagnostics = loaded.diagnostics
+            var diagnostics = loaded.runtimeDiagnostics
+            let known = KnownEnvironments(
+                definitions: loaded.definitions, overlayNames: environmentOverlay == nil ? [] : [environment])
+            if let problem = known.problem(
+                with: environment, at: .unknown("<memory>"), ownFile: "environmentOverlay",
+                alsoAccepted: [inMemoryTestEnvironment])
+            {
+                diagnostics.append(problem)
+            }
             func overlay(_ source: ConfigSource) -> Overlay {
                 let (overlay, found) = loader.readOverlay(source, definitions: loaded.definitions)
                 diagnostics += found
@@ -105,4 +108,7 @@ struct ConfigurationSource: Sendable {
                 deploymentOverlays: deployments, diagnostics: diagnostics)
         }
     }
+
+    /// The environment of contexts built from strings or values unless they name another.
+    static let inMemoryTestEnvironment = "test"
 }

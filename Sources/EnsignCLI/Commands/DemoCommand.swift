@@ -29,7 +29,8 @@ enum DemoCommand: Command {
 
         options:
           --flags DIR     the definitions directory (default: flags)
-          --env E         the environment (default: $ENSIGN_ENV, else development)
+          --env E         the environment, one the flags mention (default: $ENSIGN_ENV,
+                          else development)
           --socket PATH   the control socket (default: <runtime dir>/demo.<pid>.sock)
           --state DIR     where preferences and persisted overrides are saved
                           (default: <runtime dir>/demo-state)
@@ -46,7 +47,8 @@ enum DemoCommand: Command {
         let runtime = ControlRuntimeDirectory.defaultPath
         let state = arguments.option("state") ?? runtime + "/demo-state"
         var configuration = AppContextConfiguration(
-            definitionsDirectory: arguments.option("flags") ?? "flags", environment: arguments.option("env"),
+            definitionsDirectory: arguments.option("flags") ?? "flags",
+            environment: arguments.option("env") ?? defaultEnvironment(),
             preferencesFile: state + "/preferences.yaml", overridesFile: state + "/overrides.yaml", label: "demo")
         configuration.watchDebounce = .milliseconds(100)
         let context: AppContext
@@ -80,6 +82,15 @@ enum DemoCommand: Command {
         try? context.flush()
         screen.say("demo stopped")
         return ExitStatus.success
+    }
+
+    /// `$ENSIGN_ENV`, else `development`: the demo is a development tool, unlike an app, whose
+    /// fail-safe default is `production`. Either must be an environment the flags mention.
+    static func defaultEnvironment() -> String {
+        guard let value = getenv("ENSIGN_ENV").map({ String(cString: $0) }), !value.isEmpty else {
+            return "development"
+        }
+        return value
     }
 
     static func printBanner(context: AppContext, socket: String, console: inout Console) {

@@ -14,14 +14,16 @@ enum EvalCommand: Command {
 
         options:
           --flags PATH    the definitions directory or file
-          --env E         apply environment E (inline values and environments/E.yaml)
+          --env E         apply environment E (inline values and environments/E.yaml); E
+                          must be an environment the files mention
           --context JSON  the evaluation context, a JSON object; "targetingKey" is the targeting key
           --type T        read the value as boolean, string, integer, float or object;
                           a value of another type gives the default with TYPE_MISMATCH
           --default V     the code default (JSON, or plain text for strings)
           --json          print one object: key, value, variant, reason, errorCode, errorMessage, metadata
 
-        exit status: 0 when the flag resolved without an error code, 1 otherwise.
+        exit status: 0 when the flag resolved without an error code, 1 otherwise (and when
+        no file mentions the environment E).
 
         example:
           ensign eval transfers.newFlow --flags flags/ --context '{"targetingKey": "u1", "country": "FR"}'
@@ -35,8 +37,10 @@ enum EvalCommand: Command {
         let type = try arguments.option("type").map(parseType)
         let context = try arguments.option("context").map(parseContext) ?? .empty
         let codeDefault = arguments.option("default").map(parseValue)
-        let evaluator = OfflineDefinitions.evaluator(
-            path: path, environment: arguments.option("env"), console: &console)
+        guard
+            let evaluator = OfflineDefinitions.evaluator(
+                path: path, environment: arguments.option("env"), console: &console)
+        else { return ExitStatus.failure }
         var details = evaluator.details(forKeyNamed: key, context: context)
         if details.value.isNull, let codeDefault { details.value = codeDefault }
         if let type { details = typed(details, as: type, default: codeDefault) }

@@ -14,7 +14,8 @@ enum ValidateCommand: Command {
         every PATH are combined, and overlays are checked against them.
 
         options:
-          --env E                   check only environment E's overlay in each directory
+          --env E                   check only environment E's overlay in each directory;
+                                    E must be an environment the files mention
           --json                    print one JSON object: ok, errors, warnings, diagnostics
           --strict                  fail on warnings too
           --check-generated FILE    fail when FILE, written by 'ensign generate', no longer

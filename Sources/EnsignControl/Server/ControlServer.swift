@@ -35,8 +35,8 @@ import Synchronization
 /// reading never blocks the app or the other clients: its replies stop being produced and
 /// its watch events are dropped (and counted) once its queue is full.
 ///
-/// Writes (`set`, `toggle`, `reset`) are refused in the `production` environment unless
-/// ``ControlServerOptions/allowsWritesInProduction`` is set.
+/// Writes (`set`, `toggle`, `reset`) are refused in the `production` environment, in any case
+/// (`Production` too), unless ``ControlServerOptions/allowsWritesInProduction`` is set.
 ///
 /// ``stop()`` (or releasing the server) closes every connection and descriptor, joins the
 /// thread and removes the socket.

@@ -17,7 +17,7 @@ public struct ControlServerOptions: Sendable {
     /// Letters, digits, `-`, `_` and `.`; at most 64 bytes.
     public var appName: String
     /// Whether `set`, `toggle` and `reset` are accepted when the context's environment is
-    /// `production`. Default: `false` (they get a `FORBIDDEN` error).
+    /// `production` (in any case). Default: `false` (they get a `FORBIDDEN` error).
     public var allowsWritesInProduction: Bool
     /// The directory for the socket; `nil` uses ``ControlRuntimeDirectory/defaultPath``.
     public var runtimeDirectory: String?

@@ -17,7 +17,12 @@ struct RequestHandler: Sendable {
 
     /// Whether writes are refused here: the production environment, unless allowed.
     var refusesWrites: Bool {
-        context.environment == "production" && !options.allowsWritesInProduction
+        Self.isProduction(context.environment) && !options.allowsWritesInProduction
+    }
+
+    /// Whether `environment` is production, in any case (`Production` must not bypass the guard).
+    static func isProduction(_ environment: String) -> Bool {
+        environment.lowercased() == "production"
     }
 
     func result(for operation: ControlOperation) throws(ControlError) -> JSONValue {

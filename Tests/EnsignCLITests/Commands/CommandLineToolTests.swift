@@ -105,6 +105,21 @@ struct CommandLineToolTests {
         #expect(keys.count < allKeys.count)
     }
 
+    @Test("demo --env with an environment no file mentions stops with the known ones, exit 1")
+    func demoUnknownEnvironment() throws {
+        let runtime = URL(fileURLWithPath: try CLIRunner.temporaryFile("", name: "README")).deletingLastPathComponent()
+        let result = try CLIRunner.run(
+            ["demo", "--flags", "flags/", "--env", "Development", "--state", runtime.path + "/state"],
+            environment: ["ENSIGN_RUNTIME_DIR": runtime.path])
+        #expect(result.status == 1)
+        #expect(
+            result.errors.contains(
+                "flags/: error: environment 'Development' is not mentioned by any file (no"
+                    + " environments/Development.yaml, no inline 'environments:' value); the known environments are"
+                    + " development, production and staging; did you mean 'development'?"))
+        #expect(!FileManager.default.fileExists(atPath: runtime.path + "/state"))
+    }
+
     @Test("schema prints a JSON Schema document")
     func schema() throws {
         let result = try CLIRunner.run(["schema"])

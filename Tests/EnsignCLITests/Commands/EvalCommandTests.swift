@@ -69,4 +69,18 @@ struct EvalCommandTests {
         #expect(try CLIRunner.run(["eval", "a", "--flags", "flags/", "--type", "number"]).status == 2)
         #expect(try CLIRunner.run(["eval", "--flags", "flags/"]).status == 2)
     }
+
+    @Test("--env with an environment no file mentions is an error listing the known ones, exit 1")
+    func unknownEnvironment() throws {
+        let result = try CLIRunner.run([
+            "eval", "beneficiaries.pageSize", "--flags", "flags/", "--env", "Production", "--json",
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.errors.contains(
+                "flags/: error: environment 'Production' is not mentioned by any file (no"
+                    + " environments/Production.yaml, no inline 'environments:' value); the known environments are"
+                    + " development, production and staging; did you mean 'production'?"))
+    }
 }

@@ -102,6 +102,8 @@ struct GenerateCommandTests {
         let checked = try CLIRunner.run(["generate", "--flags", flags])
         #expect(checked.status == 1)
         #expect(checked.errors.contains("prod.yaml:2:6: error: 'a' value \"lots\" is not an int"))
+        // --env names an environment the files mention (an unknown one is an error).
+        try "flags: {}\n".write(toFile: flags + "/environments/staging.yaml", atomically: true, encoding: .utf8)
         let otherEnvironment = try CLIRunner.run(["generate", "--flags", flags, "--env", "staging"])
         #expect(otherEnvironment.status == 0)
         #expect(otherEnvironment.output.contains(#"FlagKey<Int>("a", default: 1)"#))

@@ -66,4 +66,40 @@ struct ValidateCommandTests {
         #expect(files.contains("flags/environments/staging.yaml"))
         #expect(!files.contains("flags/environments/production.yaml"))
     }
+
+    @Test("--env with an environment no file mentions is an error listing the known ones, exit 1")
+    func unknownEnvironment() throws {
+        let result = try CLIRunner.run(["validate", "flags/", "--env", "prod"])
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(
+                "flags/: error: environment 'prod' is not mentioned by any file (no environments/prod.yaml, no inline"
+                    + " 'environments:' value); the known environments are development, production and staging;"
+                    + " did you mean 'production'?"))
+    }
+
+    @Test("A targeting rule that does not compile is an error for validate, exit 1")
+    func brokenRule() throws {
+        let path = try CLIRunner.temporaryFile(
+            "version: 1\nflags:\n  a: { default: false, targeting: { bogus: 1 } }\n  b: { default: 1 }\n")
+        let result = try CLIRunner.run(["validate", path])
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("\(path):3:37: error: 'a' targeting: unknown operator 'bogus'"))
+        #expect(result.output.contains("1 error, 0 warnings"))
+    }
+
+    @Test("An environment value for a flag whose targeting decides first is a warning")
+    func targetingDecidesFirst() throws {
+        let definitions = try CLIRunner.temporaryFile(
+            "version: 1\nflags:\n  a:\n    default: false\n    targeting: { if: [{ var: staff }, true, null] }\n",
+            name: "app.yaml")
+        let overlay = try CLIRunner.temporaryFile("flags:\n  a: true\n", name: "deploy.yaml")
+        let result = try CLIRunner.run(["validate", definitions, overlay])
+        #expect(result.status == 0)
+        #expect(
+            result.output.contains(
+                "\(overlay):2:6: warning: 'a' targeting at \(definitions):5:16 decides first; this value applies only"
+                    + " where the rule returns null"))
+        #expect(try CLIRunner.run(["validate", definitions, overlay, "--strict"]).status == 1)
+    }
 }

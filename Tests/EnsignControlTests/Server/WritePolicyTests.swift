@@ -31,6 +31,19 @@ struct WritePolicyTests {
         #expect(try client.status().acceptsWrites == false)
     }
 
+    @Test("Case variants of production are production: writes are refused", arguments: ["Production", "PRODUCTION"])
+    func productionInAnyCase(_ environment: String) throws {
+        let harness = try ServerHarness(environment: environment)
+        let client = try harness.client()
+        #expect {
+            try client.set("beneficiaries.pageSize", to: 50)
+        } throws: { error in
+            refusal(in: error)?.code == .forbidden
+        }
+        #expect(harness.context.overrides.isEmpty)
+        #expect(try client.status().acceptsWrites == false)
+    }
+
     @Test("With allowsWritesInProduction, production accepts writes")
     func productionAllowed() throws {
         let harness = try ServerHarness(environment: "production") { $0.allowsWritesInProduction = true }

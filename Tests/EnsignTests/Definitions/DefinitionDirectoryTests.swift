@@ -15,10 +15,10 @@ struct DefinitionDirectoryTests {
         try directory.write("notes.txt", "not a config file")
         try directory.write(".hidden.yaml", "this is not even YAML: [")
         try directory.write("environments/staging.yaml", "flags:\n  a: 2\n")
-        let loaded = DefinitionLoader().loadDirectory(directory.path)
+        let loaded = DefinitionLoader().loadDirectory(directory.path, environment: "staging")
         #expect(loaded.diagnostics.isEmpty)
         #expect(loaded.definitions.keys == ["a", "b", "c"])
-        #expect(loaded.environments["staging"]?.flags["a"]?.value == 2)
+        #expect(loaded.environmentOverlay?.flags["a"]?.value == 2)
         #expect(loaded.definitions.files.map { ($0 as NSString).lastPathComponent } == ["a.yaml", "b.yml", "c.json"])
     }
 
@@ -50,6 +50,19 @@ struct DefinitionDirectoryTests {
         let loaded = DefinitionLoader().loadDirectory(root.appendingPathComponent("flags").path)
         #expect(loaded.diagnostics.isEmpty)
         #expect(loaded.definitions["beneficiaries.showPendingList"]?.environmentValues["development"]?.value == true)
-        #expect(Set(loaded.environments.keys) == ["development", "staging", "production"])
+        #expect(loaded.knownEnvironments == ["development", "production", "staging"])
+    }
+
+    @Test("The sample's environment overlays set no value that targeting decides first")
+    func sampleOverlaysMeanWhatTheySay() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let flags = root.appendingPathComponent("flags").path
+        for environment in ["development", "staging", "production"] {
+            let loaded = DefinitionLoader().loadDirectory(flags, environment: environment)
+            let overlay = try #require(loaded.environmentOverlay)
+            let targeted = overlay.flags.keys.filter { loaded.definitions[$0]?.compiledTargeting != nil }
+            #expect(targeted.isEmpty, "\(environment) sets \(targeted), which targeting decides first")
+        }
     }
 }

@@ -19,3 +19,10 @@ func overlayDiagnostics(_ overlay: String, definitions: String) -> [String] {
         ConfigSource(name: "deploy/prod.yaml", text: overlay), definitions: loaded.definitions)
     return found.map(\.description)
 }
+
+/// A context over the definitions directory at `path` for `environment`, not watching its files.
+func unwatchedContext(_ path: String, environment: String) throws(AppContextLoadError) -> AppContext {
+    var configuration = AppContextConfiguration(definitionsDirectory: path, environment: environment)
+    configuration.watchesFiles = false
+    return try AppContext(configuration: configuration)
+}

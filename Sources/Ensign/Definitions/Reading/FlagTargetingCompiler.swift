@@ -1,11 +1,19 @@
-/// Compiles each flag's targeting against the shared `$evaluators` and reports problems at
-/// their file positions: unknown operators, wrong arity, `$ref` to an unknown evaluator,
-/// and results that cannot be a variant (or a value of the flag's type) when that is decidable.
-struct TargetingValidator {
+/// Compiles each flag's targeting against the shared `$evaluators` while definitions load, and
+/// reports problems at their file positions: unknown operators, wrong arity, `$ref` to an
+/// unknown evaluator, and results that cannot be a variant (or a value of the flag's type)
+/// when that is decidable.
+///
+/// Errors are kept apart from warnings: each is confined to the flags whose rule it is in
+/// (a rule that does not compile makes its flag resolve with `PARSE_ERROR`), so a context
+/// loads with them while `ensign validate` reports them as errors.
+struct FlagTargetingCompiler {
     let evaluators: [String: JSONValue]
     let evaluatorNodes: [String: YAMLNode]
     let options: TargetingOptions
-    var diagnostics: [Diagnostic] = []
+    /// Problems that leave the rules usable.
+    var warnings: [Diagnostic] = []
+    /// Errors in rules, each with a note saying what it does to the flags at run time.
+    var errors: [Diagnostic] = []
     private var reported: Set<String> = []
 
     init(evaluators: [String: LocatedValue], evaluatorNodes: [String: YAMLNode], options: TargetingOptions) {
@@ -14,24 +22,36 @@ struct TargetingValidator {
         self.options = options
     }
 
-    /// The definition with its compiled targeting (unchanged when it has none or it has errors).
+    /// The definition with its compiled targeting, or with the reason it does not compile
+    /// (positions included, so a `PARSE_ERROR` read says where to look); unchanged when it
+    /// has no targeting.
     mutating func compile(_ definition: FlagDefinition) -> FlagDefinition {
         guard let targeting = definition.targeting, let node = definition.targetingNode,
             targeting.value != .object([:])  // flagd reads `targeting: {}` as no targeting
         else { return definition }
         let compilation = TargetingRule.compile(targeting.value, evaluators: evaluators, options: options)
+        var reasons: [String] = []
         for problem in compilation.problems {
             // A problem inside a shared evaluator is the evaluator's, whichever flag reached it.
             let message =
                 problem.evaluatorName.map { "evaluator '\($0)': \(problem.message)" }
                 ?? "'\(definition.key)' targeting: \(problem.message)"
-            report(
+            // An error means the rule does not compile (warnings leave it usable).
+            let consequence =
+                problem.evaluatorName.map {
+                    "every flag that uses '\($0)' reads its code default with PARSE_ERROR until it compiles"
+                } ?? "'\(definition.key)' reads its code default with PARSE_ERROR until its rule compiles"
+            let location = report(
                 problem.severity == .error ? .error : .warning, path: problem.path, evaluator: problem.evaluatorName,
-                ruleNode: node, key: problem.evaluatorName == nil ? definition.key : nil, message)
+                ruleNode: node, key: problem.evaluatorName == nil ? definition.key : nil, message,
+                consequence: consequence)
+            if problem.severity == .error {
+                let evaluator = problem.evaluatorName.map { "evaluator '\($0)': " } ?? ""
+                reasons.append("\(location): \(evaluator)\(problem.message)")
+            }
         }
         guard let rule = compilation.rule else {
-            let errors = compilation.problems.filter { $0.severity == .error }.map(\.message)
-            return definition.withCompiledTargeting(nil, problem: errors.joined(separator: "; "))
+            return definition.withCompiledTargeting(nil, problem: reasons.joined(separator: "; "))
         }
         checkResults(of: rule, definition: definition, ruleNode: node)
         return definition.withCompiledTargeting(rule, problem: nil)
@@ -44,7 +64,8 @@ struct TargetingValidator {
             guard let name = problem.evaluatorName, let node = evaluatorNodes[name] else { continue }
             report(
                 problem.severity == .error ? .error : .warning, path: problem.path, evaluator: nil, ruleNode: node,
-                key: nil, "evaluator '\(name)': \(problem.message)")
+                key: nil, "evaluator '\(name)': \(problem.message)",
+                consequence: "no flag uses '\(name)', so no value depends on it yet")
         }
     }
 
@@ -66,19 +87,30 @@ struct TargetingValidator {
             guard let problem else { continue }
             report(
                 .error, path: result.path, evaluator: result.evaluatorName, ruleNode: ruleNode, key: definition.key,
-                "'\(definition.key)' targeting \(problem)")
+                "'\(definition.key)' targeting \(problem)",
+                consequence: "where the rule returns it, '\(definition.key)' reads its code default with GENERAL")
         }
     }
 
+    /// Records a problem once and returns where it is. An error carries `consequence` as a
+    /// note: what it does at run time, where it is not an error for the whole file.
+    @discardableResult
     private mutating func report(
         _ severity: Diagnostic.Severity, path: [TargetingPathComponent], evaluator: String?, ruleNode: YAMLNode,
-        key: String?, _ message: String
-    ) {
+        key: String?, _ message: String, consequence: String
+    ) -> SourcePosition {
         let root = evaluator.flatMap { evaluatorNodes[$0] } ?? ruleNode
         let location = Self.node(at: path, in: root).location
         // Evaluator problems come up once per flag that uses the evaluator; report each once.
-        guard reported.insert("\(location): \(message)").inserted else { return }
-        diagnostics.append(Diagnostic(severity, at: location, key: key, message))
+        guard reported.insert("\(location): \(message)").inserted else { return location }
+        if severity == .error {
+            errors.append(
+                Diagnostic(
+                    .error, at: location, key: key, message, notes: [Diagnostic(.note, at: location, consequence)]))
+        } else {
+            warnings.append(Diagnostic(severity, at: location, key: key, message))
+        }
+        return location
     }
 
     /// The deepest node along `path` (the node itself when the path leaves the tree).

@@ -1,14 +1,17 @@
 /// Loads definitions and overlays from files or in-memory sources, collecting every problem.
 ///
+/// This is the basic operation: a context loads through it, and ``ConfigValidator`` (what
+/// `ensign validate` runs) calls it for every file it checks.
+///
 /// A definitions directory holds `*.yaml`, `*.yml` and `*.json` definitions files, and
 /// environment overlays in `environments/<name>.yaml`. Symbolic links are followed and names
 /// starting with `.` are skipped, which is how a Kubernetes ConfigMap volume looks (its
 /// files are links into a hidden `..data` directory).
 ///
 /// ```swift
-/// let loaded = DefinitionLoader().loadDirectory("flags")
+/// let loaded = DefinitionLoader().loadDirectory("flags", environment: "production")
 /// for diagnostic in loaded.diagnostics { print(diagnostic) }
-/// let production = loaded.environments["production"]
+/// let overlay = loaded.environmentOverlay
 /// ```
 public struct DefinitionLoader: Sendable {
     /// The YAML limits applied to every file.
@@ -31,16 +34,83 @@ public struct DefinitionLoader: Sendable {
     /// The file extensions read from a directory.
     public static let fileExtensions = ["yaml", "yml", "json"]
 
-    /// Loads a definitions directory and all of its environment overlays.
-    public func loadDirectory(_ path: String) -> DirectoryLoadResult {
+    /// Loads a definitions directory's definitions and, when `environment` is given, that
+    /// environment's overlay: only what a context for it resolves.
+    ///
+    /// Other environments' overlays are not read, so a broken `staging.yaml` does not stop a
+    /// production context (`ensign validate` checks them all). An environment that no file
+    /// mentions is an error naming the known ones (see ``KnownEnvironments``).
+    public func loadDirectory(_ path: String, environment: String? = nil) -> DirectoryLoadResult {
         guard ConfigDirectory.isDirectory(path) else {
             return DirectoryLoadResult(
-                definitions: .empty, environments: [:],
+                definitions: .empty, environmentOverlay: nil, knownEnvironments: [],
                 diagnostics: [Diagnostic(.error, at: .unknown(path), "no such directory")])
         }
-        let report = ConfigValidator(loader: self).validate(paths: [path])
+        let directory = DefinitionsDirectory(path: path)
+        var diagnostics: [Diagnostic] = []
+        let files = directory.definitionFiles()
+        if files.isEmpty { diagnostics.append(Self.noDefinitionFiles(in: path)) }
+        let loaded = loadDefinitions(from: files, into: &diagnostics)
+        let environmentFiles = directory.environmentFiles()
+        var environmentOverlay: Overlay?
+        if let environment {
+            let (overlay, found) = loadEnvironmentOverlay(
+                environment, from: environmentFiles, of: path, definitions: loaded.definitions)
+            environmentOverlay = overlay
+            diagnostics += found
+        }
+        let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: environmentFiles.map(\.name))
         return DirectoryLoadResult(
-            definitions: report.definitions, environments: report.environments, diagnostics: report.diagnostics)
+            definitions: loaded.definitions, environmentOverlay: environmentOverlay,
+            knownEnvironments: known.names.sorted(), diagnostics: (diagnostics + loaded.diagnostics).sortedByLocation(),
+            ruleErrors: loaded.ruleErrors)
+    }
+
+    /// The warning for a directory without definitions files.
+    static func noDefinitionFiles(in path: String) -> Diagnostic {
+        Diagnostic(.warning, at: .unknown(path), "no definitions files (*.yaml, *.yml, *.json) found here")
+    }
+
+    /// Reads `environment`'s overlay (one of `files`, the listing of the definitions directory
+    /// at `path`) against `definitions`, after checking that some file mentions the
+    /// environment. No overlay and no problem when only inline values mention it.
+    func loadEnvironmentOverlay(
+        _ environment: String, from files: [DefinitionsDirectory.EnvironmentFile], of path: String,
+        definitions: DefinitionSet
+    ) -> (Overlay?, [Diagnostic]) {
+        let known = KnownEnvironments(definitions: definitions, overlayNames: files.map(\.name))
+        if let problem = known.problem(
+            with: environment, at: .unknown(path), ownFile: "environments/\(environment).yaml")
+        {
+            return (nil, [problem])
+        }
+        guard let file = files.first(where: { $0.name == environment }) else { return (nil, []) }
+        do {
+            return readOverlay(try ConfigSource.file(file.path, limits: limits), definitions: definitions)
+        } catch {
+            return (nil, [Diagnostic(error)])
+        }
+    }
+
+    /// Parses and loads definitions files, adding the files that cannot be read to `diagnostics`.
+    func loadDefinitions(from paths: [String], into diagnostics: inout [Diagnostic]) -> DefinitionLoadResult {
+        var parsed: [ParsedFile] = []
+        for path in paths {
+            if let file = parseFile(path, into: &diagnostics) { parsed.append(file) }
+        }
+        // Handing the parsed files over lets each part of a tree be freed once it is read.
+        return loadDefinitions(consume parsed)
+    }
+
+    /// Reads and parses one file, or records why it cannot be.
+    func parseFile(_ path: String, into diagnostics: inout [Diagnostic]) -> ParsedFile? {
+        do {
+            let source = try ConfigSource.file(path, limits: limits)
+            return ParsedFile(name: path, documents: try parse(source))
+        } catch {
+            diagnostics.append(Diagnostic(error))
+            return nil
+        }
     }
 
     /// Loads definitions from sources (files already read, or in-memory text).
@@ -95,13 +165,15 @@ public struct DefinitionLoader: Sendable {
                 collector.add(reader)
             }
         }
-        var validator = TargetingValidator(
+        var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = collector.definitions.map { validator.compile($0) }
-        validator.checkEvaluators()
+        let definitions = collector.definitions.map { compiler.compile($0) }
+        compiler.checkEvaluators()
         let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(
-            definitions: set, diagnostics: (collector.diagnostics + validator.diagnostics).sortedByLocation())
+            definitions: set,
+            diagnostics: (collector.diagnostics + compiler.warnings + compiler.errors).sortedByLocation(),
+            ruleErrors: compiler.errors)
     }
 
     /// Checks already-parsed overlay documents against `definitions`.
@@ -118,84 +190,5 @@ public struct DefinitionLoader: Sendable {
         } catch {
             return (Overlay(source: source.name), [Diagnostic(error)])
         }
-    }
-
-}
-
-/// Gathers the definitions of several files, reporting keys and evaluators defined twice.
-struct DefinitionCollector {
-    var definitions: [FlagDefinition] = []
-    var evaluators: [String: LocatedValue] = [:]
-    var evaluatorNodes: [String: YAMLNode] = [:]
-    var diagnostics: [Diagnostic] = []
-    private var firstDefinition: [String: FlagDefinition] = [:]
-
-    mutating func add(_ reader: DefinitionFileReader) {
-        diagnostics += reader.diagnostics
-        for definition in reader.definitions {
-            if let first = firstDefinition[definition.key] {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, at: definition.location, key: definition.key,
-                        "'\(definition.key)' is defined twice; each key is defined in exactly one place",
-                        notes: [
-                            Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
-                        ]))
-            } else {
-                firstDefinition[definition.key] = definition
-                definitions.append(definition)
-            }
-        }
-        for (name, rule, node) in reader.evaluators {
-            if let first = evaluators[name] {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, at: rule.location, "evaluator '\(name)' is defined twice",
-                        notes: [Diagnostic(.note, at: first.location, "first defined here")]))
-            } else {
-                evaluators[name] = rule
-                evaluatorNodes[name] = node
-            }
-        }
-    }
-}
-
-/// Definitions loaded from sources, with every problem found.
-public struct DefinitionLoadResult: Sendable {
-    /// The definitions that could be read (a key defined twice keeps its first definition).
-    public var definitions: DefinitionSet
-    /// Every problem, in the order found.
-    public var diagnostics: [Diagnostic]
-}
-
-/// A definitions directory: its definitions, its environment overlays, and every problem.
-public struct DirectoryLoadResult: Sendable {
-    /// The definitions.
-    public var definitions: DefinitionSet
-    /// `environments/<name>.yaml` overlays by environment name.
-    public var environments: [String: Overlay]
-    /// Every problem found.
-    public var diagnostics: [Diagnostic]
-}
-
-/// Warns about inline `environments:` names that match no known environment (a typo there
-/// silently never applies).
-enum EnvironmentNameCheck {
-    static let conventionalNames: Set = ["development", "staging", "production", "test"]
-
-    static func check(_ definitions: DefinitionSet, knownEnvironments: Set<String>) -> [Diagnostic] {
-        let known = conventionalNames.union(knownEnvironments)
-        var diagnostics: [Diagnostic] = []
-        for key in definitions.keys {
-            guard let definition = definitions[key] else { continue }
-            for (name, value) in definition.environmentValues where !known.contains(name) {
-                diagnostics.append(
-                    Diagnostic(
-                        .warning, at: value.location, key: key,
-                        "'\(key)' has a value for environment '\(name)', which has no file in environments/"
-                            + " and is not a conventional name" + Suggestions.didYouMean(name, among: known)))
-            }
-        }
-        return diagnostics
     }
 }

@@ -1,0 +1,37 @@
+/// Gathers the definitions of several files, reporting keys and evaluators defined twice.
+struct DefinitionCollector {
+    var definitions: [FlagDefinition] = []
+    var evaluators: [String: LocatedValue] = [:]
+    var evaluatorNodes: [String: YAMLNode] = [:]
+    var diagnostics: [Diagnostic] = []
+    private var firstDefinition: [String: FlagDefinition] = [:]
+
+    mutating func add(_ reader: DefinitionFileReader) {
+        diagnostics += reader.diagnostics
+        for definition in reader.definitions {
+            if let first = firstDefinition[definition.key] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: definition.location, key: definition.key,
+                        "'\(definition.key)' is defined twice; each key is defined in exactly one place",
+                        notes: [
+                            Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
+                        ]))
+            } else {
+                firstDefinition[definition.key] = definition
+                definitions.append(definition)
+            }
+        }
+        for (name, rule, node) in reader.evaluators {
+            if let first = evaluators[name] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: rule.location, "evaluator '\(name)' is defined twice",
+                        notes: [Diagnostic(.note, at: first.location, "first defined here")]))
+            } else {
+                evaluators[name] = rule
+                evaluatorNodes[name] = node
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// Checks definitions directories, definitions files and overlay files together, the way
+/// `ensign validate` does: definitions from every path are combined (so a key defined in two
+/// places is caught) and every overlay is checked against them, every environment's included.
+///
+/// Validation is a caller of ``DefinitionLoader``: it reads each file as a context would,
+/// then adds what only matters before shipping (every environment's overlay, targeting rule
+/// errors as errors, values that targeting decides before).
+///
+/// ```swift
+/// let report = ConfigValidator().validate(paths: ["flags", "deploy/production.yaml"])
+/// report.diagnostics.forEach { print($0) }
+/// print(report.summary)  // 7 keys in 3 definitions files, 4 overlays: 1 error, 0 warnings
+/// ```
+public struct ConfigValidator: Sendable {
+    /// The loader used for every file.
+    public var loader: DefinitionLoader
+
+    /// Creates a validator.
+    public init(loader: DefinitionLoader = DefinitionLoader()) {
+        self.loader = loader
+    }
+
+    /// An overlay file to check, and the environment it is the overlay of.
+    private struct OverlayFile {
+        var file: DefinitionLoader.ParsedFile
+        var environment: String?
+    }
+
+    /// Validates the given directories and files.
+    ///
+    /// - Parameters:
+    ///   - paths: definitions directories and files, definitions or overlays.
+    ///   - environment: when given, only that environment's overlay is checked in each
+    ///     directory, and it must be an environment the files mention; otherwise every
+    ///     `environments/*.yaml` is checked.
+    public func validate(paths: [String], environment: String? = nil) -> ValidationReport {
+        var diagnostics: [Diagnostic] = []
+        var definitionFiles: [DefinitionLoader.ParsedFile] = []
+        var overlayFiles: [OverlayFile] = []
+        var directories: [String] = []
+        var overlayEnvironments: Set<String> = []
+        for path in paths {
+            guard ConfigDirectory.isDirectory(path) else {
+                guard let file = loader.parseFile(path, into: &diagnostics) else { continue }
+                let isOverlay = file.documents.first.map { ConfigFileKind(detecting: $0) == .overlay } ?? false
+                if isOverlay { overlayFiles.append(OverlayFile(file: file)) } else { definitionFiles.append(file) }
+                continue
+            }
+            directories.append(path)
+            let directory = DefinitionsDirectory(path: path)
+            let files = directory.definitionFiles()
+            if files.isEmpty { diagnostics.append(DefinitionLoader.noDefinitionFiles(in: path)) }
+            definitionFiles += files.compactMap { loader.parseFile($0, into: &diagnostics) }
+            for overlay in directory.environmentFiles() {
+                overlayEnvironments.insert(overlay.name)
+                guard environment == nil || environment == overlay.name,
+                    let parsed = loader.parseFile(overlay.path, into: &diagnostics)
+                else { continue }
+                overlayFiles.append(OverlayFile(file: parsed, environment: overlay.name))
+            }
+        }
+        let definitionFileNames = definitionFiles.map(\.name)
+        // Handing the parsed files over lets the loader free each part of a tree once it is read.
+        let loaded = loader.loadDefinitions(consume definitionFiles)
+        diagnostics += loaded.diagnostics
+        let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: overlayEnvironments)
+        if let environment,
+            let problem = known.problem(
+                with: environment, at: .unknown(directories.first ?? paths.first ?? "--env"),
+                ownFile: "environments/\(environment).yaml")
+        {
+            diagnostics.append(problem)
+        }
+        var overlays: [Overlay] = []
+        var environments: [String: Overlay] = [:]
+        for overlayFile in overlayFiles {
+            let (overlay, found) = loader.readOverlay(overlayFile.file, definitions: loaded.definitions)
+            overlays.append(overlay)
+            if let name = overlayFile.environment, environments[name] == nil { environments[name] = overlay }
+            diagnostics += found
+            diagnostics += TargetingPrecedenceCheck.check(overlay, definitions: loaded.definitions)
+        }
+        diagnostics += TargetingPrecedenceCheck.checkInlineValues(loaded.definitions)
+        diagnostics += EnvironmentNameCheck.check(loaded.definitions, knownEnvironments: overlayEnvironments)
+        return ValidationReport(
+            diagnostics: diagnostics.sortedByLocation(), definitions: loaded.definitions,
+            definitionFiles: definitionFileNames, overlays: overlays, environments: environments)
+    }
+}

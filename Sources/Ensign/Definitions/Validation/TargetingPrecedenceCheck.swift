@@ -1,0 +1,32 @@
+/// Warns where a file sets a value that a flag's targeting decides before: targeting outranks
+/// the environment and deployment layers, so such a value applies only where the rule returns
+/// `null` (an environment file that says "on for everyone" is not, where the rule matches).
+enum TargetingPrecedenceCheck {
+    /// The warnings for the values `overlay` sets.
+    static func check(_ overlay: Overlay, definitions: DefinitionSet) -> [Diagnostic] {
+        overlay.flags.keys.sorted().compactMap { key in
+            guard let definition = definitions[key], let value = overlay.flags[key] else { return nil }
+            return warning(for: definition, valueAt: value.location)
+        }
+    }
+
+    /// The warnings for the definitions' inline `environments:` values.
+    static func checkInlineValues(_ definitions: DefinitionSet) -> [Diagnostic] {
+        definitions.orderedDefinitions.flatMap { definition in
+            definition.environmentValues.keys.sorted().compactMap { name in
+                definition.environmentValues[name].flatMap { warning(for: definition, valueAt: $0.location) }
+            }
+        }
+    }
+
+    /// A disabled flag ignores both, and a rule that does not compile is an error of its own.
+    private static func warning(for definition: FlagDefinition, valueAt location: SourcePosition) -> Diagnostic? {
+        guard definition.isEnabled, definition.compiledTargeting != nil, let targeting = definition.targeting else {
+            return nil
+        }
+        return Diagnostic(
+            .warning, at: location, key: definition.key,
+            "'\(definition.key)' targeting at \(targeting.location) decides first; this value applies only where the"
+                + " rule returns null")
+    }
+}
