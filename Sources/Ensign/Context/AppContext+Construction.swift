@@ -70,7 +70,7 @@ extension AppContext {
             return FlagDefinition(inMemoryKey: key, type: type, default: values[key]!)
         }
         let set = DefinitionSet(definitions: definitions)
-        let source = ConfigurationSource(environment: environment) {
+        let source = ConfigurationSource(environment: environment) { _ in
             ConfigurationSource.Loaded(
                 definitions: set, environmentOverlay: nil, deploymentOverlays: [], diagnostics: [])
         }
@@ -80,7 +80,7 @@ extension AppContext {
     }
 
     convenience init(loader: ContextLoader, label: String, settings: ContextSettings) throws(AppContextLoadError) {
-        let loaded = loader.source.load()
+        let loaded = loader.source.load(.start)
         guard !loaded.diagnostics.containsErrors else { throw AppContextLoadError(diagnostics: loaded.diagnostics) }
         let inputs = ContextInputs(
             layout: KeyLayout(definitions: loaded.definitions), environment: loader.source.environment,

@@ -9,11 +9,21 @@ struct ConfigurationSource: Sendable {
         var diagnostics: [Diagnostic]
     }
 
+    /// Why the files are read: the rules differ in two places. At start-up the environment
+    /// must be one the files mention, and a missing deployment file is an error; while the app
+    /// runs, a deleted file is a removal of its values (logged), and an empty overlay or
+    /// definitions file is an error (an editor's truncate-then-write must not show observers
+    /// a transient value), so the reload fails and the last good values stay.
+    enum LoadPurpose: Sendable {
+        case start
+        case reload
+    }
+
     let environment: String
     /// The files and directories to watch for this source (empty for in-memory sources).
     var watchedFiles: @Sendable () -> [String] = { [] }
     var watchedDirectories: [String] = []
-    let load: @Sendable () -> Loaded
+    let load: @Sendable (LoadPurpose) -> Loaded
     /// Reads only the overlays (the environment's file and the deployment files) against
     /// definitions already loaded: what a reload needs when only overlays changed.
     var loadOverlays: (@Sendable (DefinitionSet) -> Loaded)?
@@ -29,11 +39,24 @@ struct ConfigurationSource: Sendable {
         let directory = DefinitionsDirectory(path: configuration.definitionsDirectory)
         let environment = configuration.environment
         let deploymentFiles = configuration.deploymentFiles
-        let loader = DefinitionLoader(limits: configuration.limits)
+        let startLoader = DefinitionLoader(limits: configuration.limits)
+        let reloadLoader = {
+            var loader = startLoader
+            loader.emptyOverlaySeverity = .error
+            return loader
+        }()
         /// The deployment files, read against `definitions`, in order.
-        @Sendable func readDeployments(_ definitions: DefinitionSet, into diagnostics: inout [Diagnostic]) -> [Overlay]
-        {
-            deploymentFiles.compactMap { path in
+        @Sendable func readDeployments(
+            _ definitions: DefinitionSet, _ purpose: LoadPurpose, into diagnostics: inout [Diagnostic]
+        ) -> [Overlay] {
+            let loader = purpose == .start ? startLoader : reloadLoader
+            return deploymentFiles.compactMap { path in
+                if purpose == .reload, !FileSystem.exists(path) {
+                    diagnostics.append(
+                        Diagnostic(
+                            .note, at: .unknown(path), "the deployment file was deleted; its values no longer apply"))
+                    return nil
+                }
                 do throws(YAMLError) {
                     let (overlay, found) = loader.readOverlay(
                         try ConfigSource.file(path, limits: configuration.limits), definitions: definitions)
@@ -45,18 +68,23 @@ struct ConfigurationSource: Sendable {
                 }
             }
         }
-        var source = ConfigurationSource(environment: environment) {
-            let loaded = loader.loadDirectory(directory.path, environment: environment)
+        var source = ConfigurationSource(environment: environment) { purpose in
+            let loader = purpose == .start ? startLoader : reloadLoader
+            let loaded = loader.loadDirectory(
+                directory.path, environment: environment, checksEnvironment: purpose == .start)
             var diagnostics = loaded.runtimeDiagnostics
-            let deployments = readDeployments(loaded.definitions, into: &diagnostics)
+            let deployments = readDeployments(loaded.definitions, purpose, into: &diagnostics)
             return Loaded(
                 definitions: loaded.definitions, environmentOverlay: loaded.environmentOverlay,
                 deploymentOverlays: deployments, diagnostics: diagnostics.sortedByLocation())
         }
         source.loadOverlays = { definitions in
-            var (environmentOverlay, diagnostics) = loader.loadEnvironmentOverlay(
-                environment, from: directory.environmentFiles(), of: directory.path, definitions: definitions)
-            let deployments = readDeployments(definitions, into: &diagnostics)
+            // While the app runs, its environment was checked at start-up: an environment file
+            // deleted since is a removal of its values, not an unknown environment.
+            var (environmentOverlay, diagnostics) = reloadLoader.loadEnvironmentOverlay(
+                environment, from: directory.environmentFiles(), of: directory.path, definitions: definitions,
+                checksEnvironment: false)
+            let deployments = readDeployments(definitions, .reload, into: &diagnostics)
             return Loaded(
                 definitions: definitions, environmentOverlay: environmentOverlay, deploymentOverlays: deployments,
                 diagnostics: diagnostics.sortedByLocation())
@@ -84,7 +112,7 @@ struct ConfigurationSource: Sendable {
         definitions: [ConfigSource], environment: String, environmentOverlay: ConfigSource?,
         deploymentOverlays: [ConfigSource]
     ) -> ConfigurationSource {
-        ConfigurationSource(environment: environment) {
+        ConfigurationSource(environment: environment) { _ in
             let loader = DefinitionLoader()
             let loaded = loader.loadDefinitions(from: definitions)
             var diagnostics = loaded.runtimeDiagnostics

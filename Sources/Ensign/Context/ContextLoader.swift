@@ -74,7 +74,7 @@ struct ContextLoader: Sendable {
                     layout: nil, environmentOverlay: loaded.environmentOverlay,
                     deploymentOverlays: loaded.deploymentOverlays, diagnostics: loaded.diagnostics, files: files))
         }
-        let loaded = source.load()
+        let loaded = source.load(.reload)
         let files = changedFiles ?? loaded.definitions.files
         guard !loaded.diagnostics.containsErrors else {
             return .failure(ReloadFailure(diagnostics: loaded.diagnostics, files: files))

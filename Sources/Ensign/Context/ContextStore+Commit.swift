@@ -126,7 +126,9 @@ extension ContextStore {
                 "cannot save \(outcome.path): \(outcome.message); the values stay in force for this run, and"
                     + " saving is retried with the next write")
             state.setProblem(area, [diagnostic])
-            if !wasFailing { _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: [diagnostic]) }
+            if !wasFailing {
+                _ = changeLog.record(cause: .load, context: label, changes: [], diagnostics: [diagnostic])
+            }
         }
     }
 

@@ -86,8 +86,14 @@ extension ContextStore {
             case .failure(let failure): failures.append((area, failure))
             }
         }
-        if let layers { loadDiagnostics = layers.diagnostics }
-        commit(cause: .reload(files: files)) { state -> AffectedKeys in
+        if let layers, let loader {
+            // A reload of overlays alone keeps the definitions' own warnings (rule errors among them).
+            let kept = layers.layout == nil ? loadDiagnostics.filter { !loader.source.isOverlay($0.location.file) } : []
+            loadDiagnostics = (kept + layers.diagnostics).sortedByLocation()
+        }
+        // Notes (a deleted deployment file) are logged with the transaction that applied them.
+        let notes = layers?.diagnostics.filter { $0.severity == .note } ?? []
+        commit(cause: .reload(files: files), diagnostics: notes) { state -> AffectedKeys in
             for (area, failure) in failures {
                 state.setProblem(area, failure.diagnostics)
                 _ = changeLog.record(

@@ -127,7 +127,7 @@ final class PersistentOverlayFile: Sendable {
     ///
     /// Taken under the file's lock, so no write of ours (or another process's) is half done.
     func reread(
-        definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()
+        definitions: DefinitionSet, loader: DefinitionLoader = .whileRunning
     ) -> Result<[String: LocatedValue], ContextLoader.ReloadFailure> {
         let failure = { (problems: [Diagnostic]) in
             ContextLoader.ReloadFailure(diagnostics: problems, files: [self.path])
@@ -301,4 +301,13 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+}
+
+extension DefinitionLoader {
+    /// The loader for files read again while the app runs: an emptied file is an error.
+    static var whileRunning: DefinitionLoader {
+        var loader = DefinitionLoader()
+        loader.emptyOverlaySeverity = .error
+        return loader
+    }
 }

@@ -14,7 +14,7 @@ struct ReloadWriteRaceTests {
         let pageSizeDefault = LockedState(20)
 
         func makeContext() throws -> AppContext {
-            let source = ConfigurationSource(environment: "test") { [self] in
+            let source = ConfigurationSource(environment: "test") { [self] purpose in
                 let pageSize = pageSizeDefault.withLock { $0 }
                 let memory = ConfigurationSource.memory(
                     definitions: [
@@ -24,7 +24,7 @@ struct ReloadWriteRaceTests {
                         ConfigSource(name: "<preferences>", text: ContextFixtures.preferences),
                     ],
                     environment: "test", environmentOverlay: nil, deploymentOverlays: [])
-                let loaded = memory.load()
+                let loaded = memory.load(purpose)
                 duringRead.withLock { $0 }?()
                 return loaded
             }

@@ -137,11 +137,17 @@ struct DefinitionLoaderTests {
         #expect(overlay.flags["on"]?.location == SourcePosition(file: "o.yaml", line: 3, column: 7))
     }
 
-    @Test("An empty overlay file is an empty overlay")
+    @Test("An empty overlay file sets nothing, with a warning (an error where a running app reloads it)")
     func emptyOverlay() {
         let (overlay, found) = DefinitionLoader().readOverlay(
             ConfigSource(name: "o.yaml", text: "# nothing here yet\n"), definitions: .empty)
-        #expect(found.isEmpty)
+        #expect(found.map(\.severity) == [.warning])
+        #expect(found.first?.message.hasPrefix("the file is empty") == true)
         #expect(overlay.isEmpty)
+        var reloading = DefinitionLoader()
+        reloading.emptyOverlaySeverity = .error
+        #expect(reloading.readOverlay(ConfigSource(name: "o.yaml", text: ""), definitions: .empty).1.containsErrors)
+        #expect(
+            DefinitionLoader().readOverlay(ConfigSource(name: "o.yaml", text: "{}\n"), definitions: .empty).1.isEmpty)
     }
 }

@@ -98,6 +98,25 @@ struct PreferencePersistenceTests {
         #expect(try fixture.read(fixture.overridesFile).contains("list.pageSize: 56"))
     }
 
+    @Test("A corrupt preferences file written while the app runs keeps the last good values and is not set aside")
+    func corruptWhileRunning() throws {
+        let fixture = try PersistenceFixture()
+        let context = try fixture.context()
+        try context.setPreference(keyNamed: "list.rows", to: 12)
+        try fixture.write(fixture.preferencesFile, "preferences: [unclosed\n")
+        context.reload()
+        #expect(context.value(forKeyNamed: "list.rows") == 12)
+        #expect(context.status.isDegraded)
+        #expect(fixture.stateFiles(containing: ".corrupt-").isEmpty)
+        try fixture.write(fixture.preferencesFile, "")
+        context.reload()
+        #expect(context.value(forKeyNamed: "list.rows") == 12)
+        try fixture.write(fixture.preferencesFile, "preferences:\n  list.rows: 14\n")
+        context.reload()
+        #expect(context.value(forKeyNamed: "list.rows") == 14)
+        #expect(!context.status.isDegraded)
+    }
+
     @Test("Persisted overrides are re-applied at start-up, and reset removes them from the file")
     func persistedOverrides() throws {
         let fixture = try PersistenceFixture()

@@ -64,17 +64,61 @@ struct FileWatchingTests {
         #expect(await waitForValue(context, key: "list.pageSize", toBe: 50))
     }
 
-    @Test("Deleting and re-creating a file is picked up; a deleted deployment file is a failed reload")
+    @Test("A deleted deployment file is a removal, logged naming the file; re-creating it is picked up")
     func deleteAndRecreate() async throws {
         let fixture = try Deployed()
         let (directory, deployment, context) = (fixture.directory, fixture.deployment, fixture.context)
         try FileManager.default.removeItem(atPath: deployment)
         context.reloadIfNeeded()
-        #expect(context.status.isDegraded)
-        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        #expect(!context.status.isDegraded)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 20)
+        let removal = context.changeLog.last
+        #expect(removal?.changes.map(\.key) == ["list.pageSize"])
+        #expect(
+            removal?.diagnostics.contains { $0.location.file == deployment && $0.message.contains("deleted") } == true)
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 35\n")
         #expect(await waitForValue(context, key: "list.pageSize", toBe: 35))
         #expect(!context.status.isDegraded)
+    }
+
+    @Test("An emptied deployment file is a failed reload: the last good values stay, observers see nothing")
+    func emptiedFile() async throws {
+        let fixture = try Deployed()
+        let (directory, context) = (fixture.directory, fixture.context)
+        let seen = Recorder<Int>()
+        let token = context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) }
+        // An editor's truncate-then-write, caught between the two.
+        try directory.write("deploy/flags.yaml", "")
+        context.reloadIfNeeded()
+        #expect(context.status.isDegraded)
+        #expect(context.status.diagnostics.contains { $0.message.contains("the file is empty") })
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        try directory.write("deploy/flags.yaml", "# only a comment\n\n")
+        context.reloadIfNeeded()
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 45\n")
+        context.reloadIfNeeded()
+        #expect(!context.status.isDegraded)
+        #expect(seen.values == [45])
+        token.cancel()
+    }
+
+    @Test("A deleted environment file is a removal while the app runs, not an unknown environment")
+    func deletedEnvironmentFile() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("flags/app.yaml", Self.definitions)
+        try directory.write("flags/environments/staging.yaml", "flags:\n  list.pageSize: 33\n")
+        var configuration = AppContextConfiguration(
+            definitionsDirectory: directory.path + "/flags", environment: "staging")
+        configuration.watchDebounce = .seconds(3600)
+        configuration.pollInterval = .seconds(3600)
+        let context = try AppContext(configuration: configuration)
+        context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
+        #expect(context.value(forKeyNamed: "list.pageSize") == 33)
+        try FileManager.default.removeItem(atPath: directory.path + "/flags/environments/staging.yaml")
+        context.reloadIfNeeded()
+        #expect(!context.status.isDegraded)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 20)
     }
 
     @Test("A bad edit keeps the last good values; the next good edit applies with one notification")

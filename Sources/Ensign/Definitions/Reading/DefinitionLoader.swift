@@ -31,6 +31,12 @@ public struct DefinitionLoader: Sendable {
         self.targetingOptions = targetingOptions
     }
 
+    /// How an overlay file with no content (zero bytes, only whitespace or comments) is
+    /// reported: a warning by default (`validate --strict` fails on it); an error for a
+    /// running context's reload, where an emptied file is far more often a half-written one
+    /// than a wish to remove every value.
+    public var emptyOverlaySeverity: Diagnostic.Severity = .warning
+
     /// The file extensions read from a directory.
     public static let fileExtensions = ["yaml", "yml", "json"]
 
@@ -40,7 +46,13 @@ public struct DefinitionLoader: Sendable {
     /// Other environments' overlays are not read, so a broken `staging.yaml` does not stop a
     /// production context (`ensign validate` checks them all). An environment that no file
     /// mentions is an error naming the known ones (see ``KnownEnvironments``).
-    public func loadDirectory(_ path: String, environment: String? = nil) -> DirectoryLoadResult {
+    ///
+    /// - Parameter checksEnvironment: whether an environment no file mentions is an error
+    ///   (a running context's reload passes `false`: its environment was checked at start-up,
+    ///   and an environment file deleted since is a removal of its values).
+    public func loadDirectory(
+        _ path: String, environment: String? = nil, checksEnvironment: Bool = true
+    ) -> DirectoryLoadResult {
         guard ConfigDirectory.isDirectory(path) else {
             return DirectoryLoadResult(
                 definitions: .empty, environmentOverlay: nil, knownEnvironments: [],
@@ -55,7 +67,8 @@ public struct DefinitionLoader: Sendable {
         var environmentOverlay: Overlay?
         if let environment {
             let (overlay, found) = loadEnvironmentOverlay(
-                environment, from: environmentFiles, of: path, definitions: loaded.definitions)
+                environment, from: environmentFiles, of: path, definitions: loaded.definitions,
+                checksEnvironment: checksEnvironment)
             environmentOverlay = overlay
             diagnostics += found
         }
@@ -76,11 +89,12 @@ public struct DefinitionLoader: Sendable {
     /// environment. No overlay and no problem when only inline values mention it.
     func loadEnvironmentOverlay(
         _ environment: String, from files: [DefinitionsDirectory.EnvironmentFile], of path: String,
-        definitions: DefinitionSet
+        definitions: DefinitionSet, checksEnvironment: Bool = true
     ) -> (Overlay?, [Diagnostic]) {
         let known = KnownEnvironments(definitions: definitions, overlayNames: files.map(\.name))
-        if let problem = known.problem(
-            with: environment, at: .unknown(path), ownFile: "environments/\(environment).yaml")
+        if checksEnvironment,
+            let problem = known.problem(
+                with: environment, at: .unknown(path), ownFile: "environments/\(environment).yaml")
         {
             return (nil, [problem])
         }
@@ -180,7 +194,15 @@ public struct DefinitionLoader: Sendable {
     func readOverlay(_ file: ParsedFile, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
         var reader = OverlayReader(definitions: definitions)
         let overlay = reader.read(file.documents, source: file.name)
-        return (overlay, reader.diagnostics.sortedByLocation())
+        var diagnostics = reader.diagnostics
+        if file.documents.isEmpty {
+            diagnostics.append(
+                Diagnostic(
+                    emptyOverlaySeverity, at: SourcePosition(file: file.name, line: 1, column: 1),
+                    "the file is empty; delete it to remove its values, or write '{}' for an overlay that sets nothing")
+            )
+        }
+        return (overlay, diagnostics.sortedByLocation())
     }
 
     /// Reads an overlay and checks its values against `definitions`.
