@@ -64,7 +64,9 @@ public struct YAMLParser: Sendable {
     /// allocating for them.
     public func readFile(at path: String) throws(YAMLError) -> [UInt8] {
         let start = SourcePosition(file: path, line: 0, column: 0)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so opening a FIFO returns at once instead of waiting for a writer; it
+        // is then refused like every other file that is not a regular one.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw YAMLError(.unreadable, at: start, "cannot open file: \(String(cString: strerror(errno)))")
         }
@@ -73,8 +75,10 @@ public struct YAMLParser: Sendable {
         guard fstat(descriptor, &status) == 0 else {
             throw YAMLError(.unreadable, at: start, "cannot stat file: \(String(cString: strerror(errno)))")
         }
-        guard (status.st_mode & S_IFMT) != S_IFDIR else {
-            throw YAMLError(.unreadable, at: start, "is a directory, not a file")
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw YAMLError(.unreadable, at: start, "is a directory, not a file")
+        default: throw YAMLError(.unreadable, at: start, "is not a regular file (a FIFO, socket or device)")
         }
         let size = Int(status.st_size)
         guard size <= limits.maximumFileSize else {
@@ -93,10 +97,28 @@ public struct YAMLParser: Sendable {
             guard count >= 0 else {
                 throw YAMLError(.unreadable, at: start, "cannot read file: \(String(cString: strerror(errno)))")
             }
-            if count == 0 { break }  // the file shrank while we read it
+            if count == 0 { break }
             filled += count
         }
-        bytes.removeLast(size - filled)
+        // A file written in place while it was read would give a mix of old and new bytes,
+        // which may well parse: refuse it (the writer's next change is read again).
+        var after = stat()
+        guard fstat(descriptor, &after) == 0, filled == size, Int(after.st_size) == size,
+            modificationTime(after) == modificationTime(status)
+        else {
+            throw YAMLError(
+                .unreadable, at: start,
+                "the file changed while it was being read; write it to a temporary file and rename it over this one")
+        }
         return bytes
     }
+}
+
+/// A file's modification time as seconds and nanoseconds.
+private func modificationTime(_ status: stat) -> [Int] {
+    #if canImport(Darwin)
+        [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
+    #else
+        [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+    #endif
 }

@@ -12,11 +12,29 @@ enum ConfigDirectory {
         let description: String
     }
 
+    /// What listing a directory found: the configuration files it will read, and the entries
+    /// it cannot read, each an error naming its path.
+    struct Listing {
+        var files: [String] = []
+        var problems: [Diagnostic] = []
+    }
+
     /// Regular files (links followed) with a configuration extension directly in `directory`,
     /// skipping names that start with `.`, sorted by name.
-    static func files(in directory: String) throws -> [String] {
+    ///
+    /// An entry named like a configuration file that cannot be read — a dangling link, a link
+    /// loop, a FIFO, a socket, a device, a directory — is a problem, never skipped silently
+    /// (the app would start with fewer keys). A directory that does not exist lists nothing
+    /// (`missingIsProblem` makes it an error); one that cannot be listed is an error.
+    static func listing(of directory: String, missingIsProblem: Bool = false) -> Listing {
+        var listing = Listing()
         guard let handle = opendir(directory) else {
-            throw FileSystemError(description: String(cString: strerror(errno)))
+            let code = errno
+            if code != ENOENT || missingIsProblem {
+                listing.problems.append(
+                    Diagnostic(.error, at: .unknown(directory), "cannot list the directory: \(reason(code))"))
+            }
+            return listing
         }
         defer { closedir(handle) }
         var names: [String] = []
@@ -28,12 +46,39 @@ enum ConfigDirectory {
                 DefinitionLoader.fileExtensions.contains(String(name[name.index(after: dot)...]).lowercased())
             else { continue }
             let path = join(directory, name)
-            var status = stat()
-            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            names.append(name)
+            if let problem = problem(with: path) {
+                listing.problems.append(Diagnostic(.error, at: .unknown(path), problem))
+            } else {
+                names.append(name)
+            }
         }
-        return names.sorted().map { join(directory, $0) }
+        listing.files = names.sorted().map { join(directory, $0) }
+        listing.problems.sort { $0.location < $1.location }
+        return listing
     }
+
+    /// Why `path` cannot be read as a configuration file, or `nil` when it is a regular file
+    /// (after following links).
+    private static func problem(with path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: return "it is a symbolic link to nothing (dangling); fix or remove the link"
+            case ELOOP: return "it is a symbolic link loop; fix or remove the link"
+            default: return "cannot read it: \(reason(code))"
+            }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "it is a directory, not a file; only files are read here"
+        case S_IFIFO: return "it is a FIFO, not a regular file; only regular files are read"
+        case S_IFSOCK: return "it is a socket, not a regular file; only regular files are read"
+        default: return "it is a device, not a regular file; only regular files are read"
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Whether `path` is a directory (links followed).
     static func isDirectory(_ path: String) -> Bool {

@@ -59,7 +59,7 @@ public struct DefinitionLoader: Sendable {
                 diagnostics: [Diagnostic(.error, at: .unknown(path), "no such directory")])
         }
         let directory = DefinitionsDirectory(path: path)
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = directory.listingProblems(environment: environment ?? "")
         let files = directory.definitionFiles()
         if files.isEmpty { diagnostics.append(Self.noDefinitionFiles(in: path)) }
         let loaded = loadDefinitions(from: files, into: &diagnostics)

@@ -14,12 +14,25 @@ struct DefinitionsDirectory {
 
     /// The definitions files, sorted by name (none when the directory cannot be listed).
     func definitionFiles() -> [String] {
-        (try? ConfigDirectory.files(in: path)) ?? []
+        ConfigDirectory.listing(of: path).files
+    }
+
+    /// The entries of the directory and of `environments/` that cannot be read (dangling
+    /// links, FIFOs, unlistable directories), each an error naming its path. With
+    /// `environment`, only that environment's entries of `environments/` count: a context
+    /// does not read the others.
+    func listingProblems(environment: String? = nil) -> [Diagnostic] {
+        let environments = ConfigDirectory.listing(of: environmentsPath).problems.filter { problem in
+            guard let environment else { return true }
+            let file = problem.location.file
+            return file == environmentsPath || ConfigDirectory.baseName(file) == environment
+        }
+        return ConfigDirectory.listing(of: path, missingIsProblem: true).problems + environments
     }
 
     /// The environment overlay files, sorted by name.
     func environmentFiles() -> [EnvironmentFile] {
-        ((try? ConfigDirectory.files(in: environmentsPath)) ?? []).map {
+        ConfigDirectory.listing(of: environmentsPath).files.map {
             EnvironmentFile(name: ConfigDirectory.baseName($0), path: $0)
         }
     }

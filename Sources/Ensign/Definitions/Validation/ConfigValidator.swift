@@ -48,6 +48,7 @@ public struct ConfigValidator: Sendable {
             }
             directories.append(path)
             let directory = DefinitionsDirectory(path: path)
+            diagnostics += directory.listingProblems(environment: environment)
             let files = directory.definitionFiles()
             if files.isEmpty { diagnostics.append(DefinitionLoader.noDefinitionFiles(in: path)) }
             definitionFiles += files.compactMap { loader.parseFile($0, into: &diagnostics) }
