@@ -1,0 +1,85 @@
+import EnsignTestSupport
+import Foundation
+
+/// Runs `EnsignTestProbe` with a heartbeat (a stress scenario) and watches it: when a thread
+/// stops making progress, the process is stopped with every thread's stack, so a deadlock
+/// fails its test within a bounded time instead of hanging the run.
+enum StressWatchdog {
+    /// How a watched process ended.
+    struct Outcome {
+        /// The exit status, or `nil` when the watchdog stopped the process.
+        var status: Int32?
+        var output: String
+        var errors: String
+        /// The threads that made no progress (empty unless the watchdog stopped the process).
+        var stalled: [String]
+        /// Every thread's stack when the process was stopped.
+        var stacks: String
+        /// The last heartbeat line, for the report.
+        var lastBeat: String? {
+            output.split(separator: "\n").last { $0.hasPrefix("beat ") }.map(String.init)
+        }
+    }
+
+    /// Runs the probe with `arguments` and watches its heartbeat.
+    ///
+    /// - Parameters:
+    ///   - stallLimit: how long a thread may make no progress. Generous, because a shared
+    ///     two-core machine under the thread sanitizer is slow; a deadlock never recovers.
+    ///   - timeLimit: the whole run's bound, stalls apart.
+    static func run(
+        _ arguments: [String], stallLimit: Duration = .seconds(10), timeLimit: Duration = .seconds(300)
+    ) throws -> Outcome {
+        let directory = try TemporaryDirectory()
+        let outputPath = try directory.write("stdout", "")
+        let errorsPath = try directory.write("stderr", "")
+        let process = try start(arguments, output: outputPath, errors: errorsPath)
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let start = ContinuousClock.now
+        var monitor = HeartbeatMonitor(stallLimit: stallLimit, startedAt: start)
+        while process.isRunning {
+            usleep(100_000)
+            let now = ContinuousClock.now
+            monitor.observe(output: read(outputPath), at: now)
+            var stalled = monitor.stalledThreads(at: now)
+            if stalled.isEmpty, now - start > timeLimit { stalled = ["the whole run (longer than \(timeLimit))"] }
+            guard !stalled.isEmpty, process.isRunning else { continue }
+            let stacks = stop(process, errors: errorsPath)
+            return Outcome(
+                status: nil, output: read(outputPath), errors: read(errorsPath), stalled: stalled, stacks: stacks)
+        }
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, output: read(outputPath), errors: read(errorsPath), stalled: [],
+            stacks: "")
+    }
+
+    private static func start(_ arguments: [String], output: String, errors: String) throws -> Process {
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let errorsHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        let process = Process()
+        process.executableURL = BuiltExecutable.url(named: "EnsignTestProbe")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(ThreadStacks.backtraceEnvironment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outputHandle
+        process.standardError = errorsHandle
+        try process.run()
+        try outputHandle.close()
+        try errorsHandle.close()
+        return process
+    }
+
+    /// Takes every thread's stack from a stalled process, then kills it.
+    private static func stop(_ process: Process, errors: String) -> String {
+        if let stacks = ThreadStacks.fromDebugger(pid: process.processIdentifier) {
+            BuiltExecutable.waitForExitOrKill(process, timeout: .zero)
+            return stacks
+        }
+        // No debugger: the runtime's backtracer prints every thread on SIGQUIT, then exits.
+        kill(process.processIdentifier, SIGQUIT)
+        BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(90))
+        let backtrace = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        return "(gdb could not attach; the Swift runtime's backtrace, from standard error:)\n" + backtrace
+    }
+}

@@ -1,0 +1,59 @@
+import EnsignTestSupport
+import Foundation
+
+/// Every thread's stack of a running process, for the report of a stalled stress run.
+///
+/// gdb attaches and prints `thread apply all bt` (`scripts/setup --with-test-tools` installs
+/// it); the Swift names are demangled with `swift demangle`. Without gdb, or when it cannot
+/// attach (ptrace refused), the process gets SIGQUIT: with `SWIFT_BACKTRACE` set (as the
+/// watchdog starts it), the Swift runtime's backtracer prints every thread on standard error
+/// before the process ends.
+enum ThreadStacks {
+    /// The environment that makes the Swift runtime print all threads' stacks on a fatal signal.
+    static let backtraceEnvironment = ["SWIFT_BACKTRACE": "enable=yes,threads=all,interactive=no,color=no"]
+
+    /// The stacks of process `pid`, which keeps running (the caller kills it).
+    ///
+    /// Returns `nil` when gdb is missing or could not attach, so the caller falls back to the
+    /// runtime's backtracer.
+    static func fromDebugger(pid: Int32) -> String? {
+        guard let gdb = executableOnPath("gdb") else { return nil }
+        let commands = ["set pagination off", "set debuginfod enabled off", "set print thread-events off"]
+        let arguments = ["-batch", "-nx", "-p", "\(pid)"] + commands.flatMap { ["-ex", $0] } + ["-ex", "thread apply all bt"]
+        guard let result = try? BuiltExecutable.run(executable: gdb, arguments, timeout: .seconds(120)) else {
+            return nil
+        }
+        let stacks = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.isEmpty }
+            .joined(separator: "\n")
+        guard stacks.contains("#0") else { return nil }
+        return demangled(stacks)
+    }
+
+    /// Demangles Swift symbols in `text` with `swift demangle --simplified`, or returns it as is.
+    static func demangled(_ text: String) -> String {
+        guard let swift = executableOnPath("swift") else { return text }
+        guard let directory = try? TemporaryDirectory(), let input = try? directory.write("stacks", text),
+            let output = try? directory.write("demangled", ""),
+            let reading = FileHandle(forReadingAtPath: input), let writing = FileHandle(forWritingAtPath: output)
+        else { return text }
+        let process = Process()
+        process.executableURL = swift
+        process.arguments = ["demangle", "--simplified"]
+        process.standardInput = reading
+        process.standardOutput = writing
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil, BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(60)),
+            process.terminationStatus == 0, let result = try? String(contentsOfFile: output, encoding: .utf8),
+            !result.isEmpty
+        else { return text }
+        return result
+    }
+
+    /// The first executable called `name` in `$PATH`.
+    static func executableOnPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
