@@ -80,7 +80,8 @@ extension StressRig {
         let errors = root.reload().filter(\.isError)
         if !errors.isEmpty { ledger.broken(.runWorks, "the final reload failed: \(errors)") }
         checkValues(expected, .reloadKeepsWrites, "after one more reload", progress: progress)
-        let finals = Dictionary(expected.map { (ObservedKey.Owner(path: $0.path, key: $0.key), $0.value) }) { a, _ in a }
+        let owners = expected.map { (ObservedKey.Owner(path: $0.path, key: $0.key), $0.value) }
+        let finals = Dictionary(owners) { first, _ in first }
         for observer in observed {
             let final = finals[observer.owner]
             if observer.lastValue != final {

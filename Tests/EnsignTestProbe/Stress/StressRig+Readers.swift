@@ -14,7 +14,8 @@ extension StressRig {
                 let slot = view * keys.count + key
                 if value < highest[slot] {
                     ledger.broken(
-                        .readsNeverGoBack, "\(keys[key]) read \(value) in \(views[view].path) \(how) after \(highest[slot])")
+                        .readsNeverGoBack,
+                        "\(keys[key]) read \(value) in \(views[view].path) \(how) after \(highest[slot])")
                 }
                 // From the value read, so one step back counts once, not on every read until the key catches up.
                 highest[slot] = value

@@ -56,16 +56,18 @@ extension StressRig {
     }
 
     /// Scope overrides of `prefix`'s keys in the child (or grandchild) at `path`, one write in
-    /// six a batch of two.
+    /// six a batch of two, one in six through a prefix scope of the child.
     func scopeWriter(_ prefix: String, at path: ContextPath, until deadline: ContinuousClock.Instant) -> StressRole {
         StressRole(name: "\(path.shortName)-writer") { [self] random, progress in
             var keys = OwnedKeys(scenario.keys(under: prefix))
             let typed = keys.names.map { FlagKey($0, default: -1) }
             let context = context(path)
+            let scope = context.scope(prefix)
             repeatUntil(deadline, progress) {
                 let index = Int.random(in: 0..<keys.count, using: &random)
                 do {
-                    if random.oneIn(6) {
+                    let way = Int.random(in: 0..<6, using: &random)
+                    if way == 0 {
                         let other = (index + 1) % keys.count
                         let (first, second) = (keys.next(index), keys.next(other))
                         try context.batch(label: "stress") { batch in
@@ -73,6 +75,8 @@ extension StressRig {
                             try batch.setOverride(typed[other], to: second)
                         }
                         expectReadBack(keys.names[other], second, at: path, after: "a batch")
+                    } else if way == 1 {
+                        try scope.setOverride(keyNamed: "k\(index)", to: .int(keys.next(index)))
                     } else {
                         try context.setOverride(typed[index], to: keys.next(index))
                     }
@@ -125,7 +129,8 @@ extension StressRig {
                 if !errors.isEmpty { ledger.broken(.runWorks, "reload \(round) failed: \(errors)") }
                 for key in keys { expectReadBack(key, value, at: .root, after: "reload \(round)") }
             }
-            return keys.map { Acknowledged(path: .root, key: $0, value: value) }
+            // Value 0 is the definitions' default: nothing was written (nor notified) yet.
+            return value == 0 ? [] : keys.map { Acknowledged(path: .root, key: $0, value: value) }
         }
     }
 
@@ -137,7 +142,8 @@ extension StressRig {
             repeatUntil(deadline, progress) {
                 let isTargeted = random.oneIn(2)
                 let through = !children.isEmpty && random.oneIn(3) ? children.randomElement(using: &random)! : root
-                through.setEvaluationContext(EvaluationContext(attributes: ["country": .string(isTargeted ? "FR" : "DE")]))
+                through.setEvaluationContext(
+                    EvaluationContext(attributes: ["country": .string(isTargeted ? "FR" : "DE")]))
                 expected = isTargeted ? 1 : 0
                 expectReadBack(StressScenario.targetedKey, expected!, at: .root, after: "setEvaluationContext")
             }

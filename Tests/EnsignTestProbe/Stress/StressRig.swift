@@ -95,15 +95,17 @@ final class StressRig: Sendable {
     }
 
     /// A batch never moves an owned key backwards, and a reload changes only the keys the
-    /// reload owns (the definitions are rewritten cosmetically, nothing else in its files).
+    /// reload owns (the definitions are rewritten cosmetically, nothing else in its files):
+    /// not an owned key, not the targeted flag (a reload must not bring back an old
+    /// evaluation context), nothing.
     private static func check(batch: ChangeBatch, in path: ContextPath, ledger: StressLedger) {
         let isReload: Bool
         if case .reload = batch.cause { isReload = true } else { isReload = false }
-        for change in batch.changes where StressScenario.isOwned(change.key) {
+        for change in batch.changes {
             let (old, new) = (change.oldValue?.stressValue ?? -1, change.newValue?.stressValue ?? -1)
             if isReload && !change.key.hasPrefix("stress.r.") {
                 ledger.broken(.reloadChangesOnlyWhatItRead, "\(change.key) \(old) → \(new) in \(path) [\(batch.cause)]")
-            } else if new <= old {
+            } else if StressScenario.isOwned(change.key) && new <= old {
                 ledger.broken(.transactionsMoveForward, "\(change.key) in \(path) \(old) → \(new) [\(batch.cause)]")
             }
         }
@@ -128,7 +130,9 @@ final class StressRig: Sendable {
                 return
             }
             let read = root.value(forKeyNamed: key)?.stressValue ?? -1
-            if read != value { ledger.broken(.readYourWrite, "the echo observer set \(key) to \(value) and read \(read) at once") }
+            if read != value {
+                ledger.broken(.readYourWrite, "the echo observer set \(key) to \(value) and read \(read) at once")
+            }
             echoes.withLock { $0[key] = value }
         }
         echoToken.withLock { $0 = token }

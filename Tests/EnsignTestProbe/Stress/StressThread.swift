@@ -26,7 +26,8 @@ final class StressThread: Sendable {
     /// Names the calling thread where debuggers look (`Thread.name` does not, on Linux).
     private static func nameCurrentThread(_ name: String) {
         #if os(Linux)
-            try? String(name.utf8.prefix(15))!.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            try? String(name.utf8.prefix(15))!.write(
+                toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         #endif
     }
 }

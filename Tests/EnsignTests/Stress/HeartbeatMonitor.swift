@@ -3,9 +3,12 @@
 /// `name=waiting` while it is not expected to move).
 ///
 /// A thread is stalled when its count has not moved for `stallLimit` while it is not done;
-/// when the beats themselves stop (or never start), every unfinished thread is.
+/// when the beats themselves stop, every unfinished thread is. A process that never beats is
+/// stalled after `startupLimit`, which allows for a slow start (a loaded machine, the thread
+/// sanitizer) without letting a hang in start-up go unnoticed.
 struct HeartbeatMonitor {
     let stallLimit: Duration
+    var startupLimit: Duration = .seconds(60)
     private var threads: [String: (count: Int, since: ContinuousClock.Instant)] = [:]
     private var finished: Set<String> = []
     private var beats = 0
@@ -36,6 +39,9 @@ struct HeartbeatMonitor {
 
     /// The threads that made no progress for the stall limit, by name; empty while all move.
     func stalledThreads(at now: ContinuousClock.Instant) -> [String] {
+        if beats == 0 {
+            return now - lastBeat >= max(stallLimit, startupLimit) ? ["heartbeat (no beat within \(startupLimit))"] : []
+        }
         if now - lastBeat >= stallLimit {
             let waiting = threads.keys.filter { !finished.contains($0) }.sorted()
             return ["heartbeat (no beat for \(stallLimit))"] + waiting

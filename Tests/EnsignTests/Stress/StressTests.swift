@@ -4,7 +4,8 @@ import Testing
 /// for stalls (`StressWatchdog`), then the values checked: every owned key holds its
 /// owner's last acknowledged write, never went backwards for a reader or an observer, and no
 /// reload changed a key its files do not set. The scenarios are in `EnsignTestProbe/Stress`.
-@Suite("Concurrency stress: a context tree under threads, checked for stalls and values")
+/// One at a time, so each process has the machine to itself, as far as the rest of the suite allows.
+@Suite("Concurrency stress: a context tree under threads, checked for stalls and values", .serialized)
 struct StressTests {
     @Test("Parent writes, child reads and child overrides never stall, and every value holds")
     func childrenAndGrandchildren() throws {

@@ -19,7 +19,8 @@ enum ThreadStacks {
     static func fromDebugger(pid: Int32) -> String? {
         guard let gdb = executableOnPath("gdb") else { return nil }
         let commands = ["set pagination off", "set debuginfod enabled off", "set print thread-events off"]
-        let arguments = ["-batch", "-nx", "-p", "\(pid)"] + commands.flatMap { ["-ex", $0] } + ["-ex", "thread apply all bt"]
+        let arguments =
+            ["-batch", "-nx", "-p", "\(pid)"] + commands.flatMap { ["-ex", $0] } + ["-ex", "thread apply all bt"]
         guard let result = try? BuiltExecutable.run(executable: gdb, arguments, timeout: .seconds(120)) else {
             return nil
         }
