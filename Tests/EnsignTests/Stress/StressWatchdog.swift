@@ -72,14 +72,16 @@ enum StressWatchdog {
 
     /// Takes every thread's stack from a stalled process, then kills it.
     private static func stop(_ process: Process, errors: String) -> String {
-        if let stacks = ThreadStacks.fromDebugger(pid: process.processIdentifier) {
+        switch ThreadStacks.fromDebugger(pid: process.processIdentifier) {
+        case .success(let stacks):
             BuiltExecutable.waitForExitOrKill(process, timeout: .zero)
             return stacks
+        case .failure(let unavailable):
+            kill(process.processIdentifier, SIGABRT)
+            BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(30))
+            let report = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            return "(no stacks from gdb: \(unavailable); the Swift runtime's crash report on SIGABRT follows)\n"
+                + report
         }
-        // No debugger: the runtime's backtracer prints every thread on SIGQUIT, then exits.
-        kill(process.processIdentifier, SIGQUIT)
-        BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(90))
-        let backtrace = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        return "(gdb could not attach; the Swift runtime's backtrace, from standard error:)\n" + backtrace
     }
 }

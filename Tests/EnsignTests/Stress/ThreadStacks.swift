@@ -4,31 +4,41 @@ import Foundation
 /// Every thread's stack of a running process, for the report of a stalled stress run.
 ///
 /// gdb attaches and prints `thread apply all bt` (`scripts/setup --with-test-tools` installs
-/// it); the Swift names are demangled with `swift demangle`. Without gdb, or when it cannot
-/// attach (ptrace refused), the process gets SIGQUIT: with `SWIFT_BACKTRACE` set (as the
-/// watchdog starts it), the Swift runtime's backtracer prints every thread on standard error
-/// before the process ends.
+/// it); the Swift names are demangled with `swift demangle`. When gdb is missing or cannot
+/// attach (ptrace refused: Yama's `ptrace_scope` lets only ancestors attach), the process
+/// gets SIGABRT instead: with `SWIFT_BACKTRACE` set (as the watchdog starts it), the Swift
+/// runtime prints a crash report, which shows the thread the signal landed on.
 enum ThreadStacks {
-    /// The environment that makes the Swift runtime print all threads' stacks on a fatal signal.
+    /// The environment that makes the Swift runtime print a backtrace on a fatal signal.
     static let backtraceEnvironment = ["SWIFT_BACKTRACE": "enable=yes,threads=all,interactive=no,color=no"]
 
+    /// Why gdb gave no stacks.
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// The stacks of process `pid`, which keeps running (the caller kills it).
-    ///
-    /// Returns `nil` when gdb is missing or could not attach, so the caller falls back to the
-    /// runtime's backtracer.
-    static func fromDebugger(pid: Int32) -> String? {
-        guard let gdb = executableOnPath("gdb") else { return nil }
+    static func fromDebugger(pid: Int32) -> Result<String, Unavailable> {
+        guard let gdb = executableOnPath("gdb") else {
+            return .failure(
+                Unavailable(description: "gdb is not installed (scripts/setup --with-test-tools installs it)"))
+        }
         let commands = ["set pagination off", "set debuginfod enabled off", "set print thread-events off"]
         let arguments =
             ["-batch", "-nx", "-p", "\(pid)"] + commands.flatMap { ["-ex", $0] } + ["-ex", "thread apply all bt"]
-        guard let result = try? BuiltExecutable.run(executable: gdb, arguments, timeout: .seconds(120)) else {
-            return nil
+        let result: BuiltExecutable.Result
+        do {
+            result = try BuiltExecutable.run(executable: gdb, arguments, timeout: .seconds(120))
+        } catch {
+            return .failure(Unavailable(description: "gdb failed: \(error)"))
         }
         let stacks = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.isEmpty }
             .joined(separator: "\n")
-        guard stacks.contains("#0") else { return nil }
-        return demangled(stacks)
+        guard stacks.contains("#0") else {
+            return .failure(Unavailable(description: "gdb could not attach: \(result.errors.suffix(500))"))
+        }
+        return .success(demangled(stacks))
     }
 
     /// Demangles Swift symbols in `text` with `swift demangle --simplified`, or returns it as is.
