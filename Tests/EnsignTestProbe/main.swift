@@ -36,6 +36,7 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2, ["stall", "stress"].contains(arguments[1]) { unblockFatalSignals() }
 if arguments.count == 2, arguments[1] == "stall" { StallCommand.run() }
 if arguments.count >= 2, arguments[1] == "stress" {
     do {

@@ -31,3 +31,16 @@ final class StressThread: Sendable {
         #endif
     }
 }
+
+/// Unblocks the signals a stalled run is stopped with (SIGABRT, SIGQUIT), so the Swift
+/// runtime's backtracer can answer them.
+///
+/// A process started through Foundation's `Process` inherits the signal mask of the thread
+/// that started it, and the test runner's threads block them.
+func unblockFatalSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGABRT)
+    sigaddset(&signals, SIGQUIT)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+}

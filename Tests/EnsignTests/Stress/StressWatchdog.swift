@@ -33,7 +33,9 @@ enum StressWatchdog {
         let directory = try TemporaryDirectory()
         let outputPath = try directory.write("stdout", "")
         let errorsPath = try directory.write("stderr", "")
-        let process = try start(arguments, output: outputPath, errors: errorsPath)
+        let process = try BuiltExecutable.start(
+            executable: BuiltExecutable.url(named: "EnsignTestProbe"), arguments,
+            environment: ThreadStacks.backtraceEnvironment, output: outputPath, errors: errorsPath)
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         let start = ContinuousClock.now
         var monitor = HeartbeatMonitor(stallLimit: stallLimit, startedAt: start)
@@ -52,22 +54,6 @@ enum StressWatchdog {
         return Outcome(
             status: process.terminationStatus, output: read(outputPath), errors: read(errorsPath), stalled: [],
             stacks: "")
-    }
-
-    private static func start(_ arguments: [String], output: String, errors: String) throws -> Process {
-        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let errorsHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        let process = Process()
-        process.executableURL = BuiltExecutable.url(named: "EnsignTestProbe")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(ThreadStacks.backtraceEnvironment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outputHandle
-        process.standardError = errorsHandle
-        try process.run()
-        try outputHandle.close()
-        try errorsHandle.close()
-        return process
     }
 
     /// Takes every thread's stack from a stalled process, then kills it.

@@ -10,7 +10,9 @@ import Foundation
 /// runtime prints a crash report, which shows the thread the signal landed on.
 enum ThreadStacks {
     /// The environment that makes the Swift runtime print a backtrace on a fatal signal.
-    static let backtraceEnvironment = ["SWIFT_BACKTRACE": "enable=yes,threads=all,interactive=no,color=no"]
+    static let backtraceEnvironment = [
+        "SWIFT_BACKTRACE": "enable=yes,threads=all,interactive=no,color=no,registers=none,images=none"
+    ]
 
     /// Why gdb gave no stacks.
     struct Unavailable: Error, CustomStringConvertible {
