@@ -9,7 +9,7 @@ import Testing
 /// `ENSIGN_STRESS_SEED` fixes the seed (a failure prints it); `ENSIGN_STRESS_SECONDS` sets how
 /// long the threads run (default 2.5 s).
 enum StressHarness {
-    /// What a clean run did.
+    /// What a run that finished did (whatever it found).
     struct Figures {
         var threads: Int
         var operations: Int
