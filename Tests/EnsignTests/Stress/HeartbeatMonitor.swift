@@ -37,7 +37,10 @@ struct HeartbeatMonitor {
         }
     }
 
-    /// The threads that made no progress for the stall limit, by name; empty while all move.
+    /// The threads that made no progress, by name, once one of them has made none for the
+    /// stall limit (empty until then): that one and every other unfinished thread that has
+    /// made none for half the limit, since threads caught in one deadlock stop at slightly
+    /// different times.
     func stalledThreads(at now: ContinuousClock.Instant) -> [String] {
         if beats == 0 {
             return now - lastBeat >= max(stallLimit, startupLimit) ? ["heartbeat (no beat within \(startupLimit))"] : []
@@ -46,7 +49,9 @@ struct HeartbeatMonitor {
             let waiting = threads.keys.filter { !finished.contains($0) }.sorted()
             return ["heartbeat (no beat for \(stallLimit))"] + waiting
         }
-        return threads.filter { !finished.contains($0.key) && now - $0.value.since >= stallLimit }
+        let unfinished = threads.filter { !finished.contains($0.key) }
+        guard unfinished.values.contains(where: { now - $0.since >= stallLimit }) else { return [] }
+        return unfinished.filter { now - $0.value.since >= stallLimit / 2 }
             .map { "\($0.key) (stuck at \($0.value.count) operations)" }.sorted()
     }
 

@@ -24,6 +24,20 @@ struct StressWatchdogTests {
         #expect(monitor.stalledThreads(at: start + .seconds(6)) == ["a (stuck at 1 operations)"])
     }
 
+    @Test("Once one thread is stalled, the others that stopped moving since half the limit are named too")
+    func monitorNamesEveryStuckThread() {
+        let start = ContinuousClock.now
+        var monitor = HeartbeatMonitor(stallLimit: .seconds(4), startedAt: start)
+        monitor.observe(output: "beat 0 a=1 b=0 c=0\n", at: start)
+        monitor.observe(output: "beat 0 a=1 b=0 c=0\nbeat 200 a=1 b=1 c=1\n", at: start + .seconds(1))
+        #expect(monitor.stalledThreads(at: start + .seconds(3)).isEmpty)
+        let lines = "beat 0 a=1 b=0 c=0\nbeat 200 a=1 b=1 c=1\nbeat 400 a=1 b=1 c=2\n"
+        monitor.observe(output: lines, at: start + .seconds(3))
+        // a has not moved for 4 s (the limit), b for 3 s (over half of it), c for 1 s.
+        let both = ["a (stuck at 1 operations)", "b (stuck at 1 operations)"]
+        #expect(monitor.stalledThreads(at: start + .seconds(4)) == both)
+    }
+
     @Test("When the beats stop, every unfinished thread is stalled; before the first, after the start-up allowance")
     func monitorSeesSilence() {
         let start = ContinuousClock.now

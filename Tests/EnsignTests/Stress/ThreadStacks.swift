@@ -28,17 +28,20 @@ enum ThreadStacks {
         let commands = ["set pagination off", "set debuginfod enabled off", "set print thread-events off"]
         let arguments =
             ["-batch", "-nx", "-p", "\(pid)"] + commands.flatMap { ["-ex", $0] } + ["-ex", "thread apply all bt"]
-        let result: BuiltExecutable.Result
-        do {
-            result = try BuiltExecutable.run(executable: gdb, arguments, timeout: .seconds(120))
-        } catch {
-            return .failure(Unavailable(description: "gdb failed: \(error)"))
+        guard let directory = try? TemporaryDirectory() else {
+            return .failure(Unavailable(description: "no temporary directory for gdb's output"))
         }
-        let stacks = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let outputPath = directory.path + "/gdb-output"
+        let status = UnmaskedProcess.run(gdb.path, arguments, output: outputPath, timeout: .seconds(120))
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status != nil else {
+            return .failure(Unavailable(description: "gdb did not finish within 120 s: \(output.suffix(500))"))
+        }
+        let stacks = output.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") || $0.isEmpty }
             .joined(separator: "\n")
         guard stacks.contains("#0") else {
-            return .failure(Unavailable(description: "gdb could not attach: \(result.errors.suffix(500))"))
+            return .failure(Unavailable(description: "gdb could not attach: \(output.suffix(500))"))
         }
         return .success(demangled(stacks))
     }
