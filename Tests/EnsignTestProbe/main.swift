@@ -5,6 +5,10 @@
 //       sets PREFIX.k0 … PREFIX.k(COUNT-1) to 0 … COUNT-1, flushing every few writes
 //   EnsignTestProbe ack-loop FLAGS_DIR PREFERENCES_FILE KEY
 //       sets KEY to the next value, forever, printing "ack N" after each value is on disk
+//   EnsignTestProbe stress SCENARIO SEED SECONDS DIRECTORY
+//       runs a concurrency stress scenario (see StressCommand) and checks the values after it
+//   EnsignTestProbe stall
+//       deadlocks two threads for certain, for the stress watchdog's own test
 import Ensign
 
 #if canImport(Glibc)
@@ -32,8 +36,18 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2, ["stall", "stress"].contains(arguments[1]) { unblockFatalSignals() }
+if arguments.count == 2, arguments[1] == "stall" { StallCommand.run() }
+if arguments.count >= 2, arguments[1] == "stress" {
+    do {
+        exit(try StressCommand.run(Array(arguments.dropFirst(2))))
+    } catch {
+        say("probe: \(error)")
+        exit(2)
+    }
+}
 guard arguments.count >= 5 else {
-    say("usage: EnsignTestProbe write|ack-loop FLAGS_DIR PREFERENCES_FILE …")
+    say("usage: EnsignTestProbe write|ack-loop FLAGS_DIR PREFERENCES_FILE … | stress …")
     exit(2)
 }
 let app = context(flags: arguments[2], preferences: arguments[3])

@@ -51,8 +51,26 @@ public enum BuiltExecutable {
         let directory = try TemporaryDirectory()
         let outputPath = try directory.write("stdout", "")
         let errorsPath = try directory.write("stderr", "")
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
+        let process = try start(
+            executable: executable, arguments, environment: environment, output: outputPath, errors: errorsPath)
+        guard waitForExitOrKill(process, timeout: timeout) else {
+            throw TimedOut(
+                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), timeout: timeout)
+        }
+        return Result(
+            status: process.terminationStatus,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts any executable the way ``run(executable:_:environment:timeout:)`` does, with its
+    /// standard output and standard error going to the files `output` and `errors` (which
+    /// exist), and returns the running process, for a caller that watches it while it runs.
+    public static func start(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], output: String, errors: String
+    ) throws -> Process {
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let errorsHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -62,19 +80,12 @@ public enum BuiltExecutable {
         processEnvironment.merge(environment) { _, new in new }
         process.environment = processEnvironment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
+        process.standardOutput = outputHandle
+        process.standardError = errorsHandle
         try process.run()
-        try output.close()
-        try errors.close()
-        guard waitForExitOrKill(process, timeout: timeout) else {
-            throw TimedOut(
-                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), timeout: timeout)
-        }
-        return Result(
-            status: process.terminationStatus,
-            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "")
+        try outputHandle.close()
+        try errorsHandle.close()
+        return process
     }
 
     /// Waits up to `timeout` for `process` to end; if it has not, kills it (SIGKILL) and waits
