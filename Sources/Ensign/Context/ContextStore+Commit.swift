@@ -78,6 +78,7 @@ extension ContextStore {
             // No commit can run in the tree now, so this is the parent as of this commit.
             let parentSnapshot = parent.snapshot()
             return childState.withLock { state -> [String] in
+                // The parent cannot change now, and no cache is newer than its latest snapshot.
                 let old =
                     state.cachedParentGeneration == parentSnapshot.generation
                     ? state.cached

@@ -43,6 +43,9 @@ extension ContextStore {
                 read.definitions = loader.readDefinitionLayers(changedFiles: changed, definitions: definitions)
             }
             let current = (try? read.definitions?.get().layout?.definitions) ?? definitions
+            // Before reading: every own write counted so far is in the file or in its pending
+            // changes, which the re-read lays over it; later ones are newer than what it reads.
+            read.writesSeen = tree.writer.withLock { ($0.preferencesWrites.count, $0.overridesWrites.count) }
             if request.preferencesFile, let file = loader.preferencesFile {
                 read.preferences = loader.reread(file, definitions: current)
             }
@@ -58,6 +61,8 @@ extension ContextStore {
         var definitions: Result<ContextLoader.DefinitionLayers, ContextLoader.ReloadFailure>?
         var preferences: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
         var overrides: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
+        /// This context's write counts of the preferences and overrides files before they were read.
+        var writesSeen: (preferences: UInt64, overrides: UInt64) = (0, 0)
     }
 
     private func apply(_ read: ReadFiles) -> [Diagnostic] {
@@ -73,15 +78,15 @@ extension ContextStore {
         case .failure(let failure): failures.append((.definitions, failure))
         case nil: break
         }
-        var persisted: [(RootState.ProblemArea, [String: LocatedValue], PersistentOverlayFile)] = []
-        for (area, result, file) in [
-            (RootState.ProblemArea.preferences, read.preferences, loader?.preferencesFile),
-            (.overrides, read.overrides, loader?.overridesFile),
+        var persisted: [(RootState.ProblemArea, [String: LocatedValue], UInt64)] = []
+        for (area, result, file, writesSeen) in [
+            (RootState.ProblemArea.preferences, read.preferences, loader?.preferencesFile, read.writesSeen.preferences),
+            (.overrides, read.overrides, loader?.overridesFile, read.writesSeen.overrides),
         ] {
             guard let result, let file else { continue }
             switch result {
             case .success(let values):
-                persisted.append((area, values, file))
+                persisted.append((area, values, writesSeen))
                 files.append(file.path)
             case .failure(let failure): failures.append((area, failure))
             }
@@ -105,9 +110,9 @@ extension ContextStore {
                 state.setProblem(.definitions, nil)
                 affected = affected.union(state.applyDefinitionLayers(layers))
             }
-            for (area, values, _) in persisted {
+            for (area, values, writesSeen) in persisted {
                 state.setProblem(area, nil)
-                affected = affected.union(.some(state.applyPersistedFile(area, values)))
+                affected = affected.union(.some(state.applyPersistedFile(area, values, writesSeen: writesSeen)))
             }
             return affected
         }
@@ -141,24 +146,27 @@ extension RootState {
 
     /// Applies a persisted file read again: each key whose value in the file differs from
     /// what this context last knew it to hold is someone else's write, applied as the latest
-    /// write to that key; the other keys keep what was written in memory since. Returns the
-    /// keys applied.
-    mutating func applyPersistedFile(_ area: ProblemArea, _ values: [String: LocatedValue]) -> [String] {
-        let known = area == .overrides ? overridesOnDisk : preferencesOnDisk
+    /// write to that key; the other keys keep what was written in memory since. A key this
+    /// context wrote after `writesSeen` (its write count when the file was read) is newer
+    /// than what was read and stays as it is. Returns the keys applied.
+    mutating func applyPersistedFile(
+        _ area: ProblemArea, _ values: [String: LocatedValue], writesSeen: UInt64
+    ) -> [String] {
+        var known = area == .overrides ? overridesOnDisk : preferencesOnDisk
+        let writes = area == .overrides ? overridesWrites : preferencesWrites
         let actor = area == .overrides ? ContextLoader.overridesActor : ContextLoader.preferencesActor
         var applied: [String] = []
-        for key in Set(known.keys).union(values.keys).sorted() where known[key] != values[key]?.value {
+        for key in Set(known.keys).union(values.keys).sorted() where (writes.lastWrite[key] ?? 0) <= writesSeen {
+            let value = values[key]
+            guard known[key] != value?.value else { continue }
             applied.append(key)
-            let value = values[key].map {
+            known[key] = value?.value
+            let attributed = value.map {
                 AttributedValue($0.value, actor: actor, location: $0.location, isPersisted: true)
             }
-            if area == .overrides { inputs.overrides[key] = value } else { inputs.preferences[key] = value }
+            if area == .overrides { inputs.overrides[key] = attributed } else { inputs.preferences[key] = attributed }
         }
-        if area == .overrides {
-            overridesOnDisk = values.mapValues(\.value)
-        } else {
-            preferencesOnDisk = values.mapValues(\.value)
-        }
+        if area == .overrides { overridesOnDisk = known } else { preferencesOnDisk = known }
         return applied
     }
 

@@ -100,22 +100,22 @@ final class ContextStore: Sendable {
         return childSnapshot()
     }
 
-    /// A child's current snapshot: the cached one while the parent's has not changed.
+    /// A child's current snapshot: the cached one unless the parent's is newer.
     ///
     /// The parent's snapshot is taken before this child's lock (never inside it), so a read
-    /// holds one snapshot lock at a time.
+    /// holds one snapshot lock at a time. A reader whose parent snapshot is no newer than the
+    /// one the cache was derived from (another reader or a commit got there first) returns
+    /// the cache: the read takes effect when it takes the lock, and the cache is at least as
+    /// new. So a snapshot is only ever derived from the newest parent snapshot seen, which
+    /// keeps each generation naming one content — what a grandchild's cache relies on.
     private func childSnapshot() -> ContextSnapshot {
         let parentSnapshot = parent!.snapshot()
         return childState!.withLock { state in
-            if state.cachedParentGeneration == parentSnapshot.generation { return state.cached }
-            let derived = Self.derive(
+            guard parentSnapshot.generation > state.cachedParentGeneration else { return state.cached }
+            state.cached = Self.derive(
                 from: parentSnapshot, overrides: state.overrides, overridesSequence: state.overridesSequence)
-            // A reader holding an older parent snapshot than the cache's does not replace it.
-            if parentSnapshot.generation > state.cachedParentGeneration {
-                state.cached = derived
-                state.cachedParentGeneration = parentSnapshot.generation
-            }
-            return derived
+            state.cachedParentGeneration = parentSnapshot.generation
+            return state.cached
         }
     }
 

@@ -45,6 +45,23 @@ struct RootState {
     var overridesOnDisk: [String: JSONValue] = [:]
     /// The same for the preferences file.
     var preferencesOnDisk: [String: JSONValue] = [:]
+    /// This context's own writes to each persisted file, so a re-read taken before a write
+    /// is never mistaken for someone else's change to that key.
+    var overridesWrites = PersistedWrites()
+    var preferencesWrites = PersistedWrites()
+
+    /// Counts a context's writes to one persisted file.
+    struct PersistedWrites {
+        /// How many writes there have been.
+        var count: UInt64 = 0
+        /// For each key, `count` just after its latest write.
+        var lastWrite: [String: UInt64] = [:]
+
+        mutating func record(_ key: String) {
+            count += 1
+            lastWrite[key] = count
+        }
+    }
     /// Problems not yet cleared by a good reload (or write), by the files they concern.
     var problems: [ProblemArea: ProblemRecord] = [:]
     /// The fleet layer's health, once a fleet source has reported.

@@ -15,9 +15,11 @@ extension RootState {
         guard let file else { return }
         if let value, value.isPersisted {
             overridesOnDisk[key] = value.value
+            overridesWrites.record(key)
             file.update([key: (section, value.value)])
         } else if value == nil, overridesOnDisk[key] != nil {
             overridesOnDisk[key] = nil
+            overridesWrites.record(key)
             file.update([key: (section, nil)])
         }
     }
@@ -29,9 +31,11 @@ extension RootState {
         guard let file else { return }
         if let value {
             preferencesOnDisk[key] = value.value
+            preferencesWrites.record(key)
             file.update([key: (.preferences, value.value)])
         } else if preferencesOnDisk[key] != nil {
             preferencesOnDisk[key] = nil
+            preferencesWrites.record(key)
             file.update([key: (.preferences, nil)])
         }
     }
