@@ -87,12 +87,19 @@ extension AppContext {
             environmentOverlay: loaded.environmentOverlay, deploymentOverlays: loaded.deploymentOverlays)
         var diagnostics = loaded.diagnostics
         var state = RootState(inputs: inputs, sequence: 1)
-        if let preferences = loader.loadPreferences(definitions: loaded.definitions) {
+        // Both state directories are checked before either file is read or written.
+        let unsafe = loader.unsafeStateDirectories()
+        guard unsafe.isEmpty else { throw AppContextLoadError(diagnostics: unsafe) }
+        let preferences = loader.loadPreferences(definitions: loaded.definitions)
+        let overrides = loader.loadOverrides(definitions: loaded.definitions)
+        let refusals = [preferences?.refusal, overrides?.refusal].compactMap { $0 }
+        guard refusals.isEmpty else { throw AppContextLoadError(diagnostics: refusals) }
+        if let preferences {
             state.inputs.preferences = preferences.values
             state.preferencesOnDisk = preferences.onDisk
             diagnostics += preferences.diagnostics
         }
-        if let overrides = loader.loadOverrides(definitions: loaded.definitions) {
+        if let overrides {
             state.inputs.overrides = overrides.values
             state.overridesOnDisk = overrides.onDisk
             diagnostics += overrides.diagnostics

@@ -17,6 +17,24 @@ struct ContextLoader: Sendable {
         /// Everything the file holds (after an unusable file was set aside), by key.
         var onDisk: [String: JSONValue] = [:]
         var diagnostics: [Diagnostic] = []
+        /// Why the file's directory cannot be used (the context refuses to start).
+        var refusal: Diagnostic?
+    }
+
+    /// Why the directories of the preferences and overrides files cannot hold state (another
+    /// user's, writable by others, a link), before anything is read or written in them.
+    func unsafeStateDirectories() -> [Diagnostic] {
+        [preferencesFile, overridesFile].compactMap { file -> Diagnostic? in
+            guard let file else { return nil }
+            let directory = FileSystem.parentDirectory(of: file.path)
+            guard FileSystem.exists(directory) else { return nil }
+            do throws(FileSystem.Failure) {
+                try FileSystem.checkPrivateDirectory(directory)
+                return nil
+            } catch {
+                return Diagnostic(.error, at: .unknown(file.path), error.description)
+            }
+        }
     }
 
     /// The preferences file at start-up (an unusable one is set aside, never overwritten).
@@ -35,7 +53,7 @@ struct ContextLoader: Sendable {
             values: loaded.values.mapValues {
                 AttributedValue($0.value, actor: actor, location: $0.location, isPersisted: true)
             },
-            onDisk: loaded.onDisk, diagnostics: loaded.diagnostics)
+            onDisk: loaded.onDisk, diagnostics: loaded.diagnostics, refusal: loaded.refusal)
     }
 
     /// What a reload read of the definitions, the environment overlay and the deployment files.

@@ -27,12 +27,14 @@ enum FileSystem {
 
     /// Writes `bytes` to `path` durably and atomically: a temporary file in the same
     /// directory, fsync, rename over `path`, fsync of the directory. A reader (or a crash)
-    /// sees either the old file or the new one, never a mix.
+    /// sees either the old file or the new one, never a mix. The file is private (0600).
+    ///
+    /// The temporary file is created with `O_EXCL | O_NOFOLLOW` under a name nobody can
+    /// predict, so a link planted in the directory is never followed; callers check the
+    /// directory first (``checkPrivateDirectory(_:)``).
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = parentDirectory(of: path)
-        let temporary = "\(path).tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure("create", temporary) }
+        let (descriptor, temporary) = try createTemporaryFile(next: path)
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
@@ -57,29 +59,85 @@ enum FileSystem {
             unlink(temporary)
             throw failure
         }
-        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         if directoryDescriptor >= 0 {
             fsync(directoryDescriptor)  // makes the rename itself durable
             close(directoryDescriptor)
         }
     }
 
+    /// A new private file next to `path`, created exclusively (never an existing file or a link).
+    private static func createTemporaryFile(next path: String) throws(Failure) -> (Int32, String) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<16 {
+            let temporary = "\(path).tmp-\(getpid())-\(String(generator.next() as UInt64, radix: 36))"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { return (descriptor, temporary) }
+            guard errno == EEXIST else { throw Failure("create", temporary) }
+        }
+        throw Failure(description: "cannot create a temporary file next to \(path): every name tried exists")
+    }
+
     /// Runs `body` holding an exclusive advisory lock (`flock`) on `<path>.lock`, shared by
     /// every process writing `path`. A separate lock file, because the data file is replaced
     /// by rename and a lock on the old inode would not exclude anyone.
+    ///
+    /// The directory is checked first and created private (0700) when missing; the lock file
+    /// is opened without following links and must be a regular file of this user's.
     static func withExclusiveLock<Result>(
         for path: String, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let lockPath = path + ".lock"
-        makeDirectories(parentDirectory(of: path))
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try preparePrivateDirectory(parentDirectory(of: path))
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure("open lock file", lockPath) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            throw Failure(description: "cannot use lock file \(lockPath): it is not a regular file of this user's")
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw Failure("lock", lockPath) }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+
+    /// Creates `path` (and missing parents) private to this user (0700), or checks that the
+    /// existing directory is safe to keep state in (``checkPrivateDirectory(_:)``).
+    static func preparePrivateDirectory(_ path: String) throws(Failure) {
+        try createMissingDirectories(path)
+        try checkPrivateDirectory(path)
+    }
+
+    /// Creates the missing directories of `path`, each 0700; existing ones are left as they are.
+    private static func createMissingDirectories(_ path: String) throws(Failure) {
+        var status = stat()
+        guard lstat(path, &status) != 0 else { return }
+        guard errno == ENOENT else { throw Failure("inspect", path) }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createMissingDirectories(parent) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Failure("create directory", path) }
+    }
+
+    /// Checks, before anything is read or written in it, that `path` is a directory (not a
+    /// link) that belongs to this user and that no other user can write to: otherwise another
+    /// user could plant files or links in it for this process to read or follow.
+    static func checkPrivateDirectory(_ path: String) throws(Failure) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw Failure("inspect", path) }
+        let unsafe: String? =
+            switch status.st_mode & S_IFMT {
+            case S_IFLNK: "it is a symbolic link; give the real directory instead"
+            case S_IFDIR where status.st_uid != geteuid():
+                "it belongs to uid \(status.st_uid), not to this user (uid \(geteuid())); use a directory of your own"
+            case S_IFDIR where status.st_mode & 0o022 != 0:
+                "other users can write to it (mode \(String(status.st_mode & 0o777, radix: 8))); run 'chmod go-w \(path)'"
+                    + " or use a private directory"
+            case S_IFDIR: nil
+            default: "it is not a directory"
+            }
+        if let unsafe { throw Failure(description: "refusing to keep state in \(path): \(unsafe)") }
     }
 
     /// Renames `path` to `<path>.corrupt-<UTC time>` and returns the new path.
@@ -88,7 +146,8 @@ enum FileSystem {
             .replacingColons()
         var aside = "\(path).corrupt-\(stamp)"
         var suffix = 1
-        while exists(aside) {
+        var status = stat()
+        while lstat(aside, &status) == 0 {
             suffix += 1
             aside = "\(path).corrupt-\(stamp)-\(suffix)"
         }
@@ -99,12 +158,6 @@ enum FileSystem {
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func makeDirectories(_ path: String) {
-        guard !path.isEmpty, !exists(path) else { return }
-        makeDirectories(parentDirectory(of: path))
-        mkdir(path, 0o755)
     }
 }
 

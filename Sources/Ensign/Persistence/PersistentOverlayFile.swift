@@ -24,6 +24,9 @@ final class PersistentOverlayFile: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Where an unusable file was moved, if it was.
         var setAsidePath: String?
+        /// Why the file's directory is not safe to use, when it is not: then nothing was read
+        /// or written there, and the context refuses to start.
+        var refusal: Diagnostic?
     }
 
     let path: String
@@ -83,8 +86,17 @@ final class PersistentOverlayFile: Sendable {
     /// on disk but not returned; an unusable file is set aside and its usable values
     /// written back, so nothing the user had is lost and nothing invalid is applied.
     func load(definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()) -> Loaded {
-        guard FileSystem.exists(path) else { return Loaded() }
         var loaded = Loaded()
+        let directory = FileSystem.parentDirectory(of: path)
+        if FileSystem.exists(directory) {
+            do throws(FileSystem.Failure) {
+                try FileSystem.checkPrivateDirectory(directory)
+            } catch {
+                loaded.refusal = Diagnostic(.error, at: .unknown(path), error.description)
+                return loaded
+            }
+        }
+        guard FileSystem.exists(path) else { return loaded }
         let source: ConfigSource
         do {
             source = try ConfigSource.file(path, limits: loader.limits)

@@ -32,8 +32,10 @@ enum DemoCommand: Command {
           --env E         the environment, one the flags mention (default: $ENSIGN_ENV,
                           else development)
           --socket PATH   the control socket (default: <runtime dir>/demo.<pid>.sock)
-          --state DIR     where preferences and persisted overrides are saved
-                          (default: <runtime dir>/demo-state)
+          --state DIR     where preferences and persisted overrides are saved; a
+                          directory of your own that no other user can write to
+                          (default: $XDG_STATE_HOME/ensign/demo, else
+                          ~/.local/state/ensign/demo)
           --etcd URLS     join a fleet: etcd endpoints (comma-separated); values under the
                           prefix form the fleet layer, so `ensign fleet set` reaches every
                           demo started with the same prefix
@@ -44,8 +46,10 @@ enum DemoCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments") }
-        let runtime = ControlRuntimeDirectory.defaultPath
-        let state = arguments.option("state") ?? runtime + "/demo-state"
+        guard let state = arguments.option("state") ?? AppContextConfiguration.defaultStateDirectory(forApp: "demo")
+        else {
+            throw UsageError("no state directory: set XDG_STATE_HOME or HOME, or pass --state DIR")
+        }
         var configuration = AppContextConfiguration(
             definitionsDirectory: arguments.option("flags") ?? "flags",
             environment: arguments.option("env") ?? defaultEnvironment(),

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension AppContextConfiguration {
+    /// Where an app keeps its preferences and persisted overrides by default: the user's
+    /// state home, `$XDG_STATE_HOME/ensign/<app>`, else `~/.local/state/ensign/<app>`.
+    ///
+    /// Never a shared directory such as `/tmp`: another user could create it first and plant
+    /// files or links in it. Ensign creates the directory private (0700) on the first write
+    /// and refuses one that is not the user's own or that other users can write to. On Apple
+    /// platforms, pass a directory inside the app's container (Application Support) instead.
+    ///
+    /// ```swift
+    /// let state = AppContextConfiguration.defaultStateDirectory(forApp: "banking")
+    /// var configuration = AppContextConfiguration(
+    ///     definitionsDirectory: "flags", preferencesFile: state.map { $0 + "/preferences.yaml" },
+    ///     overridesFile: state.map { $0 + "/overrides.yaml" })
+    /// ```
+    ///
+    /// - Returns: the directory, or `nil` when neither `XDG_STATE_HOME` nor a home
+    ///   directory is known.
+    public static func defaultStateDirectory(forApp app: String) -> String? {
+        stateDirectory(forApp: app, stateHome: environmentValue("XDG_STATE_HOME"), home: homeDirectory())
+    }
+
+    /// The state directory for the given environment values (empty or relative ones count as
+    /// unset, as the XDG specification says).
+    static func stateDirectory(forApp app: String, stateHome: String?, home: String?) -> String? {
+        if let stateHome, stateHome.hasPrefix("/") { return "\(stateHome)/ensign/\(app)" }
+        if let home, home.hasPrefix("/") { return "\(home)/.local/state/ensign/\(app)" }
+        return nil
+    }
+
+    private static func homeDirectory() -> String? {
+        if let home = environmentValue("HOME") { return home }
+        guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
+    private static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
+}
