@@ -23,7 +23,7 @@ final class FleetSession: Sendable {
     let configuration: EtcdConfiguration
     let endpoints: [EtcdEndpoint]
     let cancellation: Cancellation
-    let progress = ConditionLock(FleetProgress())
+    let progress = LockedCondition(FleetProgress())
 
     /// The loop's own state; only the loop's thread touches it.
     private struct LoopState {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import Ensign
 @testable import EnsignFleet
 
 @Suite("HTTP/1.1 client over sockets")
@@ -43,7 +44,7 @@ struct HTTPConnectionTests {
 
     @Test("A streamed body is delivered object by object as it arrives, not when it ends")
     func incrementalStream() throws {
-        let firstSeen = ConditionLock(false)
+        let firstSeen = LockedCondition(false)
         let server = try ScriptedHTTPServer { connection in
             connection.readRequest()
             connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -112,7 +113,7 @@ struct HTTPConnectionTests {
             connection.waitForClientToClose()
         }
         let cancellation = Cancellation()
-        let cancelledAt = ConditionLock<ContinuousClock.Instant?>(nil)
+        let cancelledAt = LockedCondition<ContinuousClock.Instant?>(nil)
         let client = connection(server, cancellation: cancellation)
         #expect(throws: HTTPError.cancelled) {
             try client.stream(

@@ -18,7 +18,7 @@ private final class WriteStream: Sendable {
     let client: EtcdClient
     let prefix: String
     /// How many writes etcd has acknowledged.
-    let acknowledged = ConditionLock(0)
+    let acknowledged = LockedCondition(0)
     let failedAttempts = LockedCounter()
     private let thread: WorkerThread
 
@@ -61,7 +61,7 @@ private final class WriteStream: Sendable {
 
 /// A thread-safe counter.
 final class LockedCounter: Sendable {
-    private let value = ConditionLock(0)
+    private let value = LockedCondition(0)
     func increment() { value.update { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

@@ -24,7 +24,7 @@ extension EtcdIntegrationTests {
             #expect(details.reason == .staticValue)
             #expect(details.source.description == "fleet etcd \(cluster.clientURLs[0]) rev \(first)")
 
-            let changes = ConditionLock<[ChangeBatch]>([])
+            let changes = LockedCondition<[ChangeBatch]>([])
             let token = context.observeAll { batch in changes.update { $0.append(batch) } }
             defer { token.cancel() }
             let written = try client.put(prefix + "list.sortOrder", value: Array("name".utf8))  // YAML: a plain string
@@ -186,7 +186,7 @@ extension EtcdIntegrationTests {
 
             proxy.cut()
             #expect(waitUntil(context) { $0.status.isDegraded })
-            let notified = ConditionLock<[String]>([])
+            let notified = LockedCondition<[String]>([])
             let token = context.observeAll { batch in notified.update { $0 += batch.changes.map(\.key) } }
             defer { token.cancel() }
             try client.put(prefix + "list.pageSize", value: Array("40".utf8))

@@ -2,6 +2,7 @@ import EnsignTestSupport
 import Foundation
 import Testing
 
+import Ensign
 @testable import EnsignFleet
 
 /// An app instance in its own process (`EnsignFleetProbe`), joined to a fleet, reporting each
@@ -17,7 +18,7 @@ final class FleetProbe: Sendable {
     private let input: Pipe
     private let reader: WorkerThread
     /// The revision it synced at (once it has), and what it has seen.
-    let state = ConditionLock<(synced: Int64?, sightings: [Sighting], ended: Bool)>((nil, [], false))
+    let state = LockedCondition<(synced: Int64?, sightings: [Sighting], ended: Bool)>((nil, [], false))
 
     static let executable = BuiltExecutable.url(named: "EnsignFleetProbe")
 

@@ -32,7 +32,7 @@ func testConfiguration(_ endpoints: [String], prefix: String) -> EtcdConfigurati
 func waitUntil(
     _ context: AppContext, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable (AppContext) -> Bool
 ) -> Bool {
-    let signal = ConditionLock(0)
+    let signal = LockedCondition(0)
     let token = context.observeAll { _ in signal.update { $0 += 1 } }
     defer { token.cancel() }
     let deadline = ContinuousClock.now + timeout

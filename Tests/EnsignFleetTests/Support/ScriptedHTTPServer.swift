@@ -1,5 +1,6 @@
 import Foundation
 
+import Ensign
 @testable import EnsignFleet
 
 /// A one-connection HTTP server for client tests: it accepts one connection on loopback and
@@ -9,7 +10,7 @@ final class ScriptedHTTPServer: Sendable {
     let port: Int
     private let thread: WorkerThread
     /// The request the client sent, once read.
-    let request = ConditionLock<String?>(nil)
+    let request = LockedCondition<String?>(nil)
 
     init(_ script: @escaping @Sendable (ScriptedConnection) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -46,7 +47,7 @@ final class ScriptedHTTPServer: Sendable {
 /// The server side of one scripted connection.
 struct ScriptedConnection: Sendable {
     let descriptor: Int32
-    let request: ConditionLock<String?>
+    let request: LockedCondition<String?>
 
     /// Reads the request head and its Content-Length body, and records it.
     func readRequest() {

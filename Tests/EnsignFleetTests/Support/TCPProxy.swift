@@ -1,5 +1,6 @@
 import Foundation
 
+import Ensign
 @testable import EnsignFleet
 
 /// A loopback TCP proxy in front of one etcd member, to cut the network between an app and
@@ -10,7 +11,7 @@ import Foundation
 /// state and wait until the thread (which looks at it at least every 10 ms) has acted on it.
 final class TCPProxy: Sendable {
     let port: Int
-    private let control = ConditionLock(Control())
+    private let control = LockedCondition(Control())
     private let thread: WorkerThread
 
     fileprivate struct Control {
@@ -98,7 +99,7 @@ private struct ProxyLoop {
         self.upstreamPort = upstreamPort
     }
 
-    mutating func run(control: ConditionLock<TCPProxy.Control>) {
+    mutating func run(control: LockedCondition<TCPProxy.Control>) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let (isCut, isStopping, requested) = control.withLock { ($0.isCut, $0.isStopping, $0.requested) }
@@ -129,7 +130,7 @@ private struct ProxyLoop {
         close(listener)
     }
 
-    private mutating func accept(isCut: Bool, control: ConditionLock<TCPProxy.Control>) {
+    private mutating func accept(isCut: Bool, control: LockedCondition<TCPProxy.Control>) {
         let client = Foundation.accept(listener, nil, nil)
         guard client >= 0 else { return }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
