@@ -1,7 +1,7 @@
+import Ensign
 import Foundation
 import Testing
 
-import Ensign
 @testable import EnsignFleet
 
 @Suite("HTTP/1.1 client over sockets")

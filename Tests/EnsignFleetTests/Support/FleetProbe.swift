@@ -1,8 +1,8 @@
+import Ensign
 import EnsignTestSupport
 import Foundation
 import Testing
 
-import Ensign
 @testable import EnsignFleet
 
 /// An app instance in its own process (`EnsignFleetProbe`), joined to a fleet, reporting each

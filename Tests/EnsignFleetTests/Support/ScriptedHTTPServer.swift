@@ -1,6 +1,6 @@
+import Ensign
 import Foundation
 
-import Ensign
 @testable import EnsignFleet
 
 /// A one-connection HTTP server for client tests: it accepts one connection on loopback and

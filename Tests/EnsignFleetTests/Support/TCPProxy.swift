@@ -1,6 +1,6 @@
+import Ensign
 import Foundation
 
-import Ensign
 @testable import EnsignFleet
 
 /// A loopback TCP proxy in front of one etcd member, to cut the network between an app and
