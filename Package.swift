@@ -40,14 +40,18 @@ let package = Package(
             dependencies: ["Ensign", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter"],
             path: "Sources/EnsignBenchmarks"
         ),
-        // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
+        // Counts heap allocations by interposing malloc (glibc only), and reads the heap in use;
+        // linked by the benchmarks and the test probe, never by a product.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         // Helpers the test targets share: running built executables, temporary directories.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
         .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe", "EnsignTestSupport"]),
-        // A helper process for tests that need several writers or a killed one.
-        .executableTarget(name: "EnsignTestProbe", dependencies: ["Ensign"], path: "Tests/EnsignTestProbe"),
+        // A helper process for tests that need several writers or a killed one, or a heap of
+        // their own to measure; it depends on Ensign alone, so it also shows what an app
+        // linking only Ensign loads (no Foundation).
+        .executableTarget(
+            name: "EnsignTestProbe", dependencies: ["Ensign", "CAllocationCounter"], path: "Tests/EnsignTestProbe"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

@@ -9,6 +9,8 @@
 //       runs a concurrency stress scenario (see StressCommand) and checks the values after it
 //   EnsignTestProbe stall
 //       deadlocks two threads for certain, for the stress watchdog's own test
+//   EnsignTestProbe heap SCRATCH_DIR SCENARIO COUNT
+//       prints the heap a workload leaves behind (see HeapProbe)
 import Ensign
 
 #if canImport(Glibc)
@@ -46,8 +48,11 @@ if arguments.count >= 2, arguments[1] == "stress" {
         exit(2)
     }
 }
+if arguments.count == 5, arguments[1] == "heap" {
+    exit(await HeapProbe.run(directory: arguments[2], scenario: arguments[3], count: Int(arguments[4]) ?? 0))
+}
 guard arguments.count >= 5 else {
-    say("usage: EnsignTestProbe write|ack-loop FLAGS_DIR PREFERENCES_FILE … | stress …")
+    say("usage: EnsignTestProbe write|ack-loop FLAGS_DIR PREFERENCES_FILE … | stress … | heap …")
     exit(2)
 }
 let app = context(flags: arguments[2], preferences: arguments[3])

@@ -31,13 +31,16 @@ extension AppContext {
         addObserver(key, label: label, handler)
     }
 
+    /// Registers `handler` for `key`; `onContextEnd` runs if the context goes away first.
     func addObserver<Key: ContextKey>(
-        _ key: Key, label: String?, _ handler: @escaping @Sendable (Key.Value) -> Void
+        _ key: Key, label: String?, onContextEnd: (@Sendable () -> Void)? = nil,
+        _ handler: @escaping @Sendable (Key.Value) -> Void
     ) -> ObservationToken {
         let name = fullName(key.name)
         let defaultValue = key.defaultValue
         let liveness = ObserverLiveness()
-        let identifier = store.observers.add(key: name, label: label, liveness: liveness) { _, entry in
+        let identifier = store.observers.add(key: name, label: label, liveness: liveness, onContextEnd: onContextEnd) {
+            _, entry in
             handler(entry.value.flatMap(Key.Value.init(flagValue:)) ?? defaultValue)
         }
         return ObservationToken { [weak store] in store?.observers.remove(identifier, key: name, liveness: liveness) }
@@ -95,9 +98,13 @@ extension AppContext {
     func valueStream<Key: ContextKey>(for key: Key, label: String?) -> AsyncStream<Key.Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
         // Observe first, then yield the current value: a change in between may repeat a value,
-        // but none is missed.
-        let token = addObserver(key, label: label ?? "values(for: \(key.name))") { continuation.yield($0) }
-        store.observers.onContextEnd { continuation.finish() }
+        // but none is missed. The sequence's one registration also finishes it when the context
+        // goes away, and its end removes that registration: nothing stays behind either way.
+        let token = addObserver(
+            key, label: label ?? "values(for: \(key.name))", onContextEnd: { continuation.finish() }
+        ) {
+            continuation.yield($0)
+        }
         continuation.onTermination = { _ in token.cancel() }
         continuation.yield(currentValue(of: key))
         return stream

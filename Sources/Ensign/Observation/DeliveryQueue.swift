@@ -25,7 +25,9 @@ final class DeliveryQueue: Sendable {
     }
 
     private struct State {
-        var pending: [Round] = []
+        /// Rounds still to run from `head` on; a round's slot is emptied as it starts, so the
+        /// snapshot it holds is freed once delivered, not when the queue next compacts.
+        var pending: [Round?] = []
         var head = 0
         /// The thread delivering, if any.
         var deliverer: UInt?
@@ -83,7 +85,7 @@ final class DeliveryQueue: Sendable {
                 state.deliverer = nil
                 return nil
             }
-            let round = state.pending[state.head]
+            let round = state.pending[state.head].take()
             state.head += 1
             // Drop delivered rounds (and the snapshots they hold) as the queue moves on.
             if state.head >= 32, state.head * 2 >= state.pending.count {
@@ -92,6 +94,11 @@ final class DeliveryQueue: Sendable {
             }
             return round
         }
+    }
+
+    /// How many slots the queue holds, run or not, and how many of them still hold a round (for tests).
+    var storedRounds: (slots: Int, held: Int) {
+        state.withLock { state in (state.pending.count, state.pending.count { $0 != nil }) }
     }
 
     private static func currentThread() -> UInt {

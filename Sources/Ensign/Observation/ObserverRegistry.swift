@@ -3,6 +3,10 @@ import Synchronization
 /// The observers of one context, by key: registering is O(1), and a change to key K looks up
 /// K's observers only, so the cost of a notification does not depend on how many observers
 /// watch other keys.
+///
+/// Everything an observer registers lives in its one entry (an async sequence's "finish when
+/// the context ends" included), so removing the entry frees all of it: a program that starts
+/// and ends observers forever holds only the ones still running.
 final class ObserverRegistry: Sendable {
     typealias KeyHandler = @Sendable (_ key: String, _ entry: ResolvedEntry) -> Void
     typealias BatchHandler = @Sendable (_ batch: ChangeBatch) -> Void
@@ -11,6 +15,8 @@ final class ObserverRegistry: Sendable {
         var label: String
         var liveness: ObserverLiveness
         var handler: KeyHandler
+        /// Runs if the context goes away while the observer is registered (ends an async sequence).
+        var onContextEnd: (@Sendable () -> Void)?
     }
 
     struct BatchObserver: Sendable {
@@ -25,17 +31,20 @@ final class ObserverRegistry: Sendable {
         var byKey: [String: [UInt64: KeyObserver]] = [:]
         var batch: [UInt64: BatchObserver] = [:]
         var nextIdentifier: UInt64 = 1
-        var endHandlers: [@Sendable () -> Void] = []
     }
 
     private let state = LockedState(State())
 
-    func add(key: String, label: String?, liveness: ObserverLiveness, handler: @escaping KeyHandler) -> UInt64 {
+    func add(
+        key: String, label: String?, liveness: ObserverLiveness, onContextEnd: (@Sendable () -> Void)? = nil,
+        handler: @escaping KeyHandler
+    ) -> UInt64 {
         state.withLock { state in
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
             state.byKey[key, default: [:]][identifier] = KeyObserver(
-                label: label ?? "observer #\(identifier)", liveness: liveness, handler: handler)
+                label: label ?? "observer #\(identifier)", liveness: liveness, handler: handler,
+                onContextEnd: onContextEnd)
             return identifier
         }
     }
@@ -86,21 +95,23 @@ final class ObserverRegistry: Sendable {
         }
     }
 
-    /// Registers something to run when the context goes away (ending async sequences).
-    func onContextEnd(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.endHandlers.append(handler) }
-    }
-
-    /// Runs the end handlers; called when the context is released.
+    /// Runs the end handlers of the observers still registered; called when the context is released.
     func contextDidEnd() {
         let handlers = state.withLock { state in
-            defer { state.endHandlers.removeAll() }
-            return state.endHandlers
+            state.byKey.values.flatMap { $0.values.compactMap(\.onContextEnd) }
         }
         for handler in handlers { handler() }
     }
 
     var isEmpty: Bool { state.withLock { $0.byKey.isEmpty && $0.batch.isEmpty } }
+
+    /// How many observers are registered, and how many of them have an end handler (for tests).
+    var counts: (observers: Int, endHandlers: Int) {
+        state.withLock { state in
+            let keyed = state.byKey.values.flatMap(\.values)
+            return (keyed.count + state.batch.count, keyed.count { $0.onContextEnd != nil })
+        }
+    }
 }
 
 /// Whether an observer is still registered; checked just before each call, so an observer

@@ -1,0 +1,180 @@
+import CAllocationCounter
+import Ensign
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Measures how much heap a workload leaves behind, in a process of its own so that no other
+/// test's allocations blur the figure.
+///
+///   EnsignTestProbe heap SCRATCH_DIR SCENARIO COUNT
+///
+/// Each scenario warms up first (so bounded stores such as the change log are full), reads
+/// the heap in use, runs COUNT more units of work, reads it again and prints
+/// `retained BYTES per UNIT`: what each unit left behind, on average.
+enum HeapProbe {
+    static func run(directory: String, scenario: String, count: Int) async -> Int32 {
+        switch scenario {
+        case "dropped-streams":
+            await streams(count: count, consumed: false)
+        case "cancelled-streams":
+            await streams(count: count, consumed: true)
+        case "changes":
+            await changes(count: count, directory: directory, reloadEvery: 0)
+        case "reloads":
+            await changes(count: count, directory: directory, reloadEvery: 1)
+        case "children":
+            children(count: count)
+        case "concurrent":
+            await concurrent(count: count, directory: directory)
+        default:
+            say("unknown scenario \(scenario)")
+            return 2
+        }
+        return 0
+    }
+
+    /// Bytes malloc has handed out and not had back (all arenas, mmapped blocks included).
+    static func heapInUse() -> Int { Int(ensign_heap_bytes_in_use()) }
+
+    static func report(_ before: Int, _ after: Int, count: Int, unit: String) {
+        say("heap before \(before) after \(after)")
+        say("retained \((after - before) / max(1, count)) per \(unit)")
+    }
+
+    static let definitions: String = {
+        var text = "version: 1\nflags:\n"
+        for index in 0..<200 { text += "  k\(index): { type: int, default: 0 }\n" }
+        return text
+    }()
+
+    /// `values(for:)` streams made and ended: dropped unread, or read once and cancelled.
+    static func streams(count: Int, consumed: Bool) async {
+        let context = try! AppContext(definitions: definitions)
+        let key = FlagKey("k1", default: -1)
+        func churn(_ rounds: Int) async {
+            for _ in 0..<rounds {
+                let stream = context.values(for: key)
+                guard consumed else { continue }
+                let task = Task {
+                    for await _ in stream { break }
+                }
+                _ = await task.value
+            }
+        }
+        await churn(2_000)
+        let before = heapInUse()
+        await churn(count)
+        report(before, heapInUse(), count: count, unit: "stream")
+        withExtendedLifetime(context) {}
+    }
+
+    /// Per-request child contexts, each made, read once and dropped, with no write in between.
+    static func children(count: Int) {
+        let context = try! AppContext(definitions: definitions)
+        let key = FlagKey("k1", default: -1)
+        func churn(_ rounds: Int) {
+            for _ in 0..<rounds { _ = context.makeChild(label: "request")[key] }
+        }
+        churn(2_000)
+        let before = heapInUse()
+        churn(count)
+        report(before, heapInUse(), count: count, unit: "child")
+    }
+
+    /// Writes to many keys with observers of several kinds registered, as a long-running app
+    /// does; with `reloadEvery`, a definitions file is rewritten and reloaded after each write.
+    static func changes(count: Int, directory: String, reloadEvery: Int) async {
+        let flags = directory + "/flags"
+        mkdir(flags, 0o700)
+        writeFile(flags + "/app.yaml", definitions)
+        var configuration = AppContextConfiguration(definitionsDirectory: flags, environment: "test")
+        configuration.watchesFiles = false
+        let context = try! AppContext(configuration: configuration)
+        var tokens: [ObservationToken] = []
+        for index in 0..<500 {
+            tokens.append(context.observe(FlagKey("k\(index % 100)", default: 0), label: "o\(index)") { _ in })
+        }
+        tokens.append(context.observeAll(label: "all") { _ in })
+        let consumers = (0..<25).map { index in
+            Task {
+                for await _ in context.values(for: FlagKey("k\(index)", default: 0)) {}
+            }
+        }
+        var written = 0
+        func write(_ rounds: Int) {
+            for _ in 0..<rounds {
+                written += 1
+                try! context.setOverride(keyNamed: "k\(written % 200)", to: .int(written))
+                if reloadEvery > 0, written % reloadEvery == 0 {
+                    writeFile(flags + "/app.yaml", definitions + "# \(written)\n")
+                    _ = context.reload()
+                }
+            }
+        }
+        write(5_000)
+        let before = heapInUse()
+        write(count)
+        report(before, heapInUse(), count: count, unit: reloadEvery > 0 ? "reload" : "change")
+        for consumer in consumers { consumer.cancel() }
+        withExtendedLifetime(tokens) {}
+    }
+
+    /// Two writer threads, streams churned by tasks, and reloads, all at once.
+    static func concurrent(count: Int, directory: String) async {
+        let flags = directory + "/flags"
+        mkdir(flags, 0o700)
+        writeFile(flags + "/app.yaml", definitions)
+        var configuration = AppContextConfiguration(definitionsDirectory: flags, environment: "test")
+        configuration.watchesFiles = false
+        let context = try! AppContext(configuration: configuration)
+        var tokens: [ObservationToken] = []
+        for index in 0..<500 {
+            tokens.append(context.observe(FlagKey("k\(index % 100)", default: 0), label: "o\(index)") { _ in })
+        }
+        let consumers = (0..<25).map { index in
+            Task { for await _ in context.values(for: FlagKey("k\(index)", default: 0)) {} }
+        }
+        func phase(_ writes: Int) async {
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<2 {
+                    group.addTask {
+                        for index in 0..<writes / 2 {
+                            try! context.setOverride(keyNamed: "k\((index * 7 + writer) % 200)", to: .int(index))
+                        }
+                    }
+                }
+                group.addTask {
+                    for index in 0..<writes / 100 {
+                        let stream = context.values(for: FlagKey("k\(index % 200)", default: 0))
+                        let task = Task { for await _ in stream {} }
+                        await Task.yield()
+                        task.cancel()
+                        _ = await task.value
+                    }
+                }
+                group.addTask {
+                    for index in 0..<writes / 1000 {
+                        writeFile(flags + "/app.yaml", definitions + "# \(index)\n")
+                        _ = context.reload()
+                    }
+                }
+            }
+        }
+        await phase(20_000)
+        let before = heapInUse()
+        await phase(count)
+        report(before, heapInUse(), count: count, unit: "change")
+        for consumer in consumers { consumer.cancel() }
+        withExtendedLifetime(tokens) {}
+    }
+
+    static func writeFile(_ path: String, _ text: String) {
+        let file = fopen(path, "w")!
+        fputs(text, file)
+        fclose(file)
+    }
+}
