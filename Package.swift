@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        // For an app's test targets only: Swift Testing traits (a read of AppContext.unconfigured fails the test).
+        .library(name: "EnsignTesting", targets: ["EnsignTesting"]),
         .executable(name: "ensign", targets: ["EnsignCLI"]),
         .plugin(name: "EnsignKeysPlugin", targets: ["EnsignKeysPlugin"]),
     ],
@@ -21,6 +23,8 @@ let package = Package(
         .target(name: "EnsignYAML", dependencies: ["CYAML"]),
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         .target(name: "EnsignControl", dependencies: ["Ensign"]),
+        // Test helpers, in their own library so that apps never link Swift Testing.
+        .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
@@ -40,18 +44,20 @@ let package = Package(
             dependencies: ["Ensign", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter"],
             path: "Sources/EnsignBenchmarks"
         ),
-        // Counts heap allocations by interposing malloc (glibc only), and reads the heap in use;
-        // linked by the benchmarks and the test probe, never by a product.
+        // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         // Helpers the test targets share: running built executables, temporary directories.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
-        .testTarget(name: "EnsignTests", dependencies: ["Ensign", "EnsignTestProbe", "EnsignTestSupport"]),
+        .testTarget(
+            name: "EnsignTests", dependencies: ["Ensign", "EnsignTesting", "EnsignTestProbe", "EnsignTestSupport"]),
         // A helper process for tests that need several writers or a killed one, or a heap of
-        // their own to measure; it depends on Ensign alone, so it also shows what an app
-        // linking only Ensign loads (no Foundation).
+        // their own to measure. Its only Swift dependency is Ensign, so it also shows what an
+        // app using only Ensign links (no Foundation: CoreDependencyTests).
         .executableTarget(
-            name: "EnsignTestProbe", dependencies: ["Ensign", "CAllocationCounter"], path: "Tests/EnsignTestProbe"),
+            name: "EnsignTestProbe", dependencies: ["Ensign", "CHeapStatistics"], path: "Tests/EnsignTestProbe"),
+        // Reads the heap in use (mallinfo2, or the sanitizer allocator's count), for the probe.
+        .target(name: "CHeapStatistics", path: "Tests/CHeapStatistics"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

@@ -100,9 +100,8 @@ extension AppContext {
         // Observe first, then yield the current value: a change in between may repeat a value,
         // but none is missed. The sequence's one registration also finishes it when the context
         // goes away, and its end removes that registration: nothing stays behind either way.
-        let token = addObserver(
-            key, label: label ?? "values(for: \(key.name))", onContextEnd: { continuation.finish() }
-        ) {
+        let finish: @Sendable () -> Void = { continuation.finish() }
+        let token = addObserver(key, label: label ?? "values(for: \(key.name))", onContextEnd: finish) {
             continuation.yield($0)
         }
         continuation.onTermination = { _ in token.cancel() }

@@ -87,9 +87,20 @@ public final class AppContext: Sendable {
 
     /// The current snapshot: read several keys from it to get values that belong together.
     /// Taken through a prefix scope, it reads keys relative to the prefix too.
+    ///
+    /// Reads through it are tracked by Observation per key, like the context's subscripts: a
+    /// view that reads `snapshot[.pageSize]` is invalidated when `pageSize` changes, and not
+    /// when another key does. Each access makes a small object; take it once per render.
     public var snapshot: ContextSnapshot {
+        store.snapshot().viewed(scopedBy: scopedKeys, trackedBy: self)
+    }
+
+    /// The current snapshot, without Observation tracking: for code outside any view that
+    /// reads many values in a loop (a read is then an index and nothing more), and for
+    /// code that must not make a view depend on what it reads.
+    public var untrackedSnapshot: ContextSnapshot {
         guard let scopedKeys else { return store.snapshot() }
-        return store.snapshot().scoped(by: scopedKeys)
+        return store.snapshot().viewed(scopedBy: scopedKeys, trackedBy: nil)
     }
 
     /// The value, variant, reason, error, metadata and source of a flag's current value.
@@ -135,6 +146,7 @@ public final class AppContext: Sendable {
     /// type: `value` is `null` when the code default applies. For tools such as the debug CLI.
     public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
         let key = fullName(name)
+        store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
         let snapshot = store.snapshot()
         let entry = entry(named: key, relativeName: name, in: snapshot)
         return ResolutionDetails(
@@ -146,7 +158,9 @@ public final class AppContext: Sendable {
     /// The resolved value of a key given by name (relative to this context's scope), or
     /// `nil` when the code default applies. For tools; app code uses typed keys.
     public func value(forKeyNamed name: String) -> JSONValue? {
-        store.snapshot().value(forKeyNamed: fullName(name))
+        let key = fullName(name)
+        store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
+        return store.snapshot().value(forKeyNamed: key)
     }
 
     /// Whether the context's files loaded cleanly, or the last reload failed (the previous

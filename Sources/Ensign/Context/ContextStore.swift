@@ -30,7 +30,7 @@ final class ContextStore: Sendable {
     let published: LockedState<ContextSnapshot>?
     /// A child's scope overrides and snapshots; `nil` in a root.
     let childState: LockedState<ChildState>?
-    private let children = LockedState<[WeakStore]>([])
+    private let children = LockedState(ChildList())
 
     var delivery: DeliveryQueue { tree.delivery }
     var changeLog: ChangeLog { tree.changeLog }
@@ -68,7 +68,7 @@ final class ContextStore: Sendable {
         tree.writer.withLock { root in
             let snapshot = parent.snapshot()
             childState!.withLock { $0 = ChildState(startingFrom: snapshot, at: root.sequence) }
-            parent.children.withLock { $0.append(WeakStore(self)) }
+            parent.children.withLock { $0.add(self) }
         }
     }
 
@@ -172,9 +172,29 @@ final class ContextStore: Sendable {
     /// The children still alive, pruning released ones.
     func liveChildren() -> [ContextStore] {
         children.withLock { children in
-            children.removeAll { $0.store == nil }
-            return children.compactMap(\.store)
+            children.prune()
+            return children.stores.compactMap(\.store)
         }
+    }
+}
+
+/// A store's children, by weak reference.
+///
+/// Released children are pruned when a round is delivered, and also whenever the list has
+/// doubled since the last pruning: children made and released with no round in between (one
+/// per request in a server) would otherwise pile up, about 60 bytes each. Amortised O(1).
+private struct ChildList {
+    var stores: [WeakStore] = []
+    private var pruneAt = 16
+
+    mutating func add(_ store: ContextStore) {
+        if stores.count >= pruneAt { prune() }
+        stores.append(WeakStore(store))
+    }
+
+    mutating func prune() {
+        stores.removeAll { $0.store == nil }
+        pruneAt = max(16, stores.count * 2)
     }
 }
 

@@ -8,6 +8,11 @@
 /// let snapshot = context.snapshot
 /// let (shown, size) = (snapshot[.showPendingList], snapshot[.pageSize])
 /// ```
+///
+/// A snapshot from ``AppContext/snapshot`` tells Observation which keys were read through it,
+/// as the context's own subscripts do, so a SwiftUI view or `withObservationTracking` that
+/// reads key K from it depends on K alone (and keeps its context alive while it is held). One
+/// from ``AppContext/untrackedSnapshot`` skips that step, for loops outside any view.
 public final class ContextSnapshot: Sendable {
     let layout: KeyLayout
     let inputs: ContextInputs
@@ -20,13 +25,18 @@ public final class ContextSnapshot: Sendable {
     let scopeOverrides: [String: AttributedValue]
     /// For a snapshot taken through a prefix scope: how its short key names map to full ones.
     let scopedKeys: ScopedKeyTable?
+    /// For a snapshot handed out by ``AppContext/snapshot``: the context whose Observation
+    /// registrar hears of each read. `nil` in the snapshots a context keeps, so they never
+    /// hold their context.
+    let tracker: AppContext?
 
     static let chunkShift = 6
     static let chunkSize = 1 << chunkShift
 
     init(
         layout: KeyLayout, inputs: ContextInputs, chunks: [[ResolvedEntry]], generation: UInt64,
-        scopeOverrides: [String: AttributedValue] = [:], scopedKeys: ScopedKeyTable? = nil
+        scopeOverrides: [String: AttributedValue] = [:], scopedKeys: ScopedKeyTable? = nil,
+        tracker: AppContext? = nil
     ) {
         self.layout = layout
         self.inputs = inputs
@@ -34,13 +44,15 @@ public final class ContextSnapshot: Sendable {
         self.generation = generation
         self.scopeOverrides = scopeOverrides
         self.scopedKeys = scopedKeys
+        self.tracker = tracker
     }
 
-    /// The same values, read with key names relative to a prefix scope.
-    func scoped(by table: ScopedKeyTable) -> ContextSnapshot {
+    /// The same values, read with key names relative to a prefix scope (when `table` is
+    /// given), and with each read reported to `tracker`'s Observation registrar (when given).
+    func viewed(scopedBy table: ScopedKeyTable?, trackedBy tracker: AppContext?) -> ContextSnapshot {
         ContextSnapshot(
             layout: layout, inputs: inputs, chunks: chunks, generation: generation, scopeOverrides: scopeOverrides,
-            scopedKeys: table)
+            scopedKeys: table, tracker: tracker)
     }
 
     /// Resolves every key from `inputs`.
@@ -114,7 +126,14 @@ public final class ContextSnapshot: Sendable {
     func resolvedValue(identity: KeyIdentity) -> JSONValue? {
         // A snapshot taken through a prefix scope reads the key's prefixed twin. A branch, not
         // `??`, so the common unscoped read takes no extra reference to the identity.
-        if let scopedKeys { return entryValue(identity: scopedKeys.identity(for: identity)) }
+        if let scopedKeys { return trackedValue(identity: scopedKeys.identity(for: identity)) }
+        return trackedValue(identity: identity)
+    }
+
+    /// The value in `identity`'s slot, after telling the tracker (if any) that it was read.
+    @inline(__always)
+    private func trackedValue(identity: KeyIdentity) -> JSONValue? {
+        if let tracker { tracker.store.trackAccess(tracker, keyPath: identity.observationKeyPath) }
         return entryValue(identity: identity)
     }
 
@@ -142,7 +161,9 @@ public final class ContextSnapshot: Sendable {
     /// The resolved value for a key name (relative to the scope the snapshot was taken
     /// through), `nil` when the code default applies.
     public func value(forKeyNamed name: String) -> JSONValue? {
-        entry(named: (scopedKeys?.prefix ?? "") + name).value
+        let key = (scopedKeys?.prefix ?? "") + name
+        if let tracker { tracker.store.trackAccess(tracker, keyPath: \AppContext.[observedKey: key]) }
+        return entry(named: key).value
     }
 
     /// Every defined key, sorted.

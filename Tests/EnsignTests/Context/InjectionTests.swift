@@ -1,3 +1,4 @@
+import EnsignTesting
 import Testing
 
 @testable import Ensign
@@ -75,6 +76,85 @@ struct InjectionTests {
         withAppContext(context) {
             #expect(screen.pageSize == 20)
             #expect(screen.darkMode == true)
+        }
+    }
+
+    /// A screen in the style of a UI framework's view: its properties read flags through the wrapper.
+    struct Screen: Sendable {
+        static let pageSizeLine = #line + 1
+        @ContextValue(.pageSize) var pageSize
+        @ContextValue(FlagKey("pageSize", default: 0)) var scopedPageSize
+    }
+
+    @Test("@ContextValue keeps the context current when it was created, read outside withAppContext")
+    func capturedAtCreation() async throws {
+        let context = try ContextFixtures.context()
+        let screen = withAppContext(context) { Screen() }
+        #expect(screen.pageSize == 20)
+        #expect(await Task.detached { screen.pageSize }.value == 20)
+        try context.setOverride(.pageSize, to: 30)
+        #expect(screen.pageSize == 30)  // the captured context, read live
+    }
+
+    @Test("A wrapper made in a scope keeps reading that scope inside another context's withAppContext")
+    func capturedScopeWins() throws {
+        let context = try ContextFixtures.context()
+        let screen = withAppContext(context.scope("beneficiaries")) { Screen() }
+        withAppContext(context) {
+            #expect(screen.scopedPageSize == 20)  // beneficiaries.pageSize
+        }
+    }
+
+    @Test("Every read of the unconfigured context goes to the task's handler, with the wrapper's declaration")
+    func unconfiguredReadsReported() async throws {
+        let reads = Recorder<UnconfiguredRead>()
+        let record: @Sendable (UnconfiguredRead) -> Void = { reads.record($0) }
+        let screen = Screen()
+        AppContext.withUnconfiguredReadHandler(record) {
+            _ = AppContext.current[.pageSize]
+            _ = AppContext.current[.pageSize]
+            _ = screen.pageSize
+        }
+        await AppContext.withUnconfiguredReadHandler(record) {
+            _ = await Task { screen.pageSize }.value  // a task started inside sees the handler too
+        }
+        try #require(reads.count == 4)
+        #expect(reads.values.map(\.key) == Array(repeating: "beneficiaries.pageSize", count: 4))
+        #expect(reads.values[0].declaration == nil)
+        #expect(reads.values[2].declaration?.fileID == "EnsignTests/InjectionTests.swift")
+        #expect(reads.values[2].declaration?.line == Screen.pageSizeLine)
+    }
+
+    @Test("A configured read calls no unconfigured-read handler")
+    func configuredReadsNotReported() throws {
+        let context = try ContextFixtures.context()
+        let reads = Recorder<UnconfiguredRead>()
+        let record: @Sendable (UnconfiguredRead) -> Void = { reads.record($0) }
+        AppContext.withUnconfiguredReadHandler(record) {
+            withAppContext(context) { _ = Screen().pageSize }
+            _ = context[.pageSize]
+        }
+        #expect(reads.count == 0)
+    }
+
+    @Suite("The failsOnUnconfiguredReads trait", .failsOnUnconfiguredReads)
+    struct FailsOnUnconfiguredReadsTests {
+        @Test("A read of the unconfigured context records an issue naming the key and the declaration")
+        func readRecordsIssue() {
+            withKnownIssue {
+                _ = Screen().pageSize
+            } matching: { issue in
+                let text = issue.comments.map(\.rawValue).joined()
+                return text.contains("'beneficiaries.pageSize'") && text.contains("InjectionTests.swift")
+                    && issue.sourceLocation?.fileName == "InjectionTests.swift"
+            }
+        }
+
+        @Test("Reads of an injected context record nothing")
+        func configuredReadPasses() throws {
+            let context = try ContextFixtures.context()
+            let screen = withAppContext(context) { Screen() }
+            #expect(screen.pageSize == 20)
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Thrown inside evaluation where json-logic-js would throw (for example `all` over `null`);
 /// ``TargetingRule`` turns it into a `null` result, as flagd treats an errored rule.
 struct EvaluationFailure: Error {}
@@ -45,7 +43,7 @@ struct EvaluationEnvironment {
     /// `$flagd.timestamp`: unix time in whole seconds.
     var timestamp: Int {
         if let fixedTimestamp { return fixedTimestamp }
-        return Int(Date().timeIntervalSince1970.rounded(.down))
+        return Int(WallClockTime.now().secondsSince1970.rounded(.down))
     }
 
     /// The value `path` denotes in `scope`, or `nil` (JavaScript's `undefined`) when there is none.
