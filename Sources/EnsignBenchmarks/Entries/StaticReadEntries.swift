@@ -38,6 +38,15 @@ enum StaticReadEntries {
                     for _ in 0..<count { blackHole(snapshot[keys[opaqueZero]]) }
                 },
                 Benchmark(
+                    id: "untracked snapshot", name: "untrackedSnapshot[FlagKey<Bool>]", iterations: iterations,
+                    reference: "dictionary",
+                    note: "as the snapshot entry, without telling Observation of each read"
+                ) { count in
+                    let fixture = try fixture.value
+                    let (snapshot, keys) = (fixture.context.untrackedSnapshot, fixture.typedKeys)
+                    for _ in 0..<count { blackHole(snapshot[keys[opaqueZero]]) }
+                },
+                Benchmark(
                     id: "empty loop", name: "empty loop (harness overhead)", iterations: iterations,
                     reference: "dictionary", note: "included in every figure: the opaque index and the black hole"
                 ) { count in
