@@ -50,14 +50,16 @@ let package = Package(
         // Helpers the test targets share: running built executables, temporary directories.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
         .testTarget(
-            name: "EnsignTests", dependencies: ["Ensign", "EnsignTesting", "EnsignTestProbe", "EnsignTestSupport"]),
+            name: "EnsignTests",
+            dependencies: ["Ensign", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp", "EnsignTestSupport"]),
         // A helper process for tests that need several writers or a killed one, or a heap of
-        // their own to measure. Its only Swift dependency is Ensign, so it also shows what an
-        // app using only Ensign links (no Foundation: CoreDependencyTests).
+        // their own to measure.
         .executableTarget(
             name: "EnsignTestProbe", dependencies: ["Ensign", "CHeapStatistics"], path: "Tests/EnsignTestProbe"),
         // Reads the heap in use (mallinfo2, or the sanitizer allocator's count), for the probe.
         .target(name: "CHeapStatistics", path: "Tests/CHeapStatistics"),
+        // An app that depends on Ensign alone, whose linked libraries show the core needs no Foundation.
+        .executableTarget(name: "EnsignCoreApp", dependencies: ["Ensign"], path: "Tests/EnsignCoreApp"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

@@ -40,13 +40,19 @@ struct CoreDependencyTests {
         #expect(ignored.allSatisfy { $0.firstMatch(of: Self.foundationImport) == nil })
     }
 
+    @Test("An app that depends only on Ensign runs, a targeted flag included")
+    func coreAppRuns() throws {
+        let result = try BuiltExecutable.run("EnsignCoreApp", [])
+        #expect(result.status == 0)
+        #expect(result.output == "ok true\n")
+    }
+
     #if os(Linux)
-        @Test("An executable that depends only on Ensign needs no Foundation or ICU library")
-        func probeLinksNoFoundation() throws {
-            // EnsignTestProbe depends on Ensign and a small C helper, nothing else.
-            let probe = BuiltExecutable.url(named: "EnsignTestProbe")
+        @Test("An app that depends only on Ensign needs no Foundation or ICU library")
+        func coreAppLinksNoFoundation() throws {
+            let app = BuiltExecutable.url(named: "EnsignCoreApp")
             let result = try BuiltExecutable.run(
-                executable: URL(fileURLWithPath: "/usr/bin/readelf"), ["--dynamic", probe.path])
+                executable: URL(fileURLWithPath: "/usr/bin/readelf"), ["--dynamic", app.path])
             try #require(result.status == 0, "readelf failed: \(result.errors)")
             let needed = result.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
             #expect(needed.contains { $0.contains("libswiftCore") }, "readelf should list the Swift runtime")
@@ -54,7 +60,7 @@ struct CoreDependencyTests {
             #expect(
                 foundation.isEmpty,
                 """
-                EnsignTestProbe links \(foundation.joined(separator: ", ")). (After an import is removed, an \
+                EnsignCoreApp links \(foundation.joined(separator: ", ")). (After an import is removed, an \
                 incremental build can keep it in stale objects: rm -rf .build/debug/Ensign.build)
                 """)
         }
