@@ -80,7 +80,8 @@ struct ObserverLifetimeTests {
         }
         queue.enqueue { round(10_000) }
         queue.deliverPending()
-        #expect(slots.withLock { $0.max() ?? .max } <= 4)
+        // The queue compacts once half its slots have run: a bounded array, not one slot per round.
+        #expect(slots.withLock { $0.max() ?? .max } <= 64)
         #expect(queue.storedRounds.slots == 0)
     }
 }
