@@ -25,6 +25,8 @@ enum HeapProbe {
             await streams(count: count, consumed: true)
         case "children":
             children(count: count)
+        case "scoped-keys":
+            scopedKeys(count: count)
         case "concurrent":
             await concurrent(count: count, directory: directory)
         default:
@@ -80,6 +82,20 @@ enum HeapProbe {
         let before = heapInUse()
         churn(count)
         report(before, heapInUse(), count: count, unit: "child")
+    }
+
+    /// Keys made afresh for each read through a prefix scope, as a view that declares
+    /// `@ContextValue(FlagKey("pageSize", default: 20))` makes one each time it is created.
+    static func scopedKeys(count: Int) {
+        let context = try! AppContext(definitions: "version: 1\nnamespace: app\nflags:\n  k1: { default: 0 }\n")
+        let scope = context.scope("app")
+        func churn(_ rounds: Int) {
+            for _ in 0..<rounds { _ = scope[FlagKey("k1", default: -1)] }
+        }
+        churn(2_000)
+        let before = heapInUse()
+        churn(count)
+        report(before, heapInUse(), count: count, unit: "read")
     }
 
     /// A long-running app's work, all at once: 500 per-key observers and 25 running streams;
