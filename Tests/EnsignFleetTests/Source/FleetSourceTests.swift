@@ -113,7 +113,7 @@ extension EtcdIntegrationTests {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
             let port = cluster.members[0].clientPort
-            #expect(!threadNames().contains("ensign-fleet"), "no source from an earlier test is still running")
+            let earlier = threadIDs(named: "ensign-fleet")
             let context = try AppContext(definitions: bankDefinitions)
             var sources: [EtcdFleetSource] = []
             for _ in 0..<3 {
@@ -122,12 +122,17 @@ extension EtcdIntegrationTests {
                         context: context, configuration: testConfiguration(cluster.clientURLs, prefix: "/stop/")))
             }
             for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
-            #expect(threadNames().filter { $0 == "ensign-fleet" }.count == 3)
+            let started = threadIDs(named: "ensign-fleet").subtracting(earlier)
+            #expect(started.count == 3, "one thread per source")
             #expect(waitUntil(context) { _ in openConnections(toPort: port) == 3 }, "one watch each")
             let start = ContinuousClock.now
             for source in sources { source.stop() }
             #expect(ContinuousClock.now - start < .seconds(1), "stopping interrupts the blocked watch at once")
-            #expect(!threadNames().contains("ensign-fleet"))
+            // pthread_join returns once the thread has cleared its id, a moment before the kernel
+            // removes its /proc entry; so wait a little for the entries, not for the threads.
+            #expect(
+                waitUntil(context, timeout: .seconds(2)) { _ in started.filter(threadIsAlive).isEmpty },
+                "each source's own thread has ended")
             #expect(openConnections(toPort: port) == 0)
             sources.removeAll()
         }

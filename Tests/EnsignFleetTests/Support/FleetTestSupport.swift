@@ -70,13 +70,22 @@ func openConnections(toPort port: Int) -> Int {
     }.count
 }
 
-/// The names of this process's threads (from /proc), to check that stopped sources leave none.
-func threadNames() -> [String] {
+/// The ids of this process's threads named `name` (from /proc), to check that stopped sources
+/// leave none of their own threads behind.
+///
+/// By id rather than by name, so a test looks at the threads its own sources started.
+func threadIDs(named name: String) -> Set<String> {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.compactMap {
-        (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.trimmingCharacters(
-            in: .whitespacesAndNewlines)
-    }
+    return Set(
+        tasks.filter {
+            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines) == name
+        })
+}
+
+/// Whether the thread with this id still runs in this process.
+func threadIsAlive(_ id: String) -> Bool {
+    FileManager.default.fileExists(atPath: "/proc/self/task/\(id)")
 }
 
 /// Percentile of sorted durations in milliseconds.
