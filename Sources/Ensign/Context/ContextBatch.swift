@@ -1,11 +1,14 @@
 /// Several writes applied as one transaction: one new snapshot, one notification round, one
 /// change-log entry. Built inside ``AppContext/batch(label:actor:_:)``.
 ///
-/// Each write is checked when it is added; if the closure throws, nothing is applied.
+/// Each write is checked when it is added; if the closure throws, nothing is applied. The
+/// writes take effect in the order they were added, as if made one after another: removing
+/// an override and then setting it again removes its persisted value too.
 public struct ContextBatch: Sendable {
     let context: AppContext
     let actor: String
-    var overrides: [String: AttributedValue?] = [:]
+    /// Override writes in the order they were added (`nil`: a removal).
+    var overrides: [(key: String, value: AttributedValue?)] = []
     var preferences: [String: AttributedValue?] = [:]
     var evaluationContext: EvaluationContext?
 
@@ -22,12 +25,12 @@ public struct ContextBatch: Sendable {
     /// Adds an override of a key given by name.
     public mutating func setOverride(keyNamed name: String, to value: JSONValue) throws(ContextWriteError) {
         let key = context.fullName(name)
-        overrides[key] = AttributedValue(try context.checkedValue(value, forKeyNamed: key), actor: actor)
+        overrides.append((key, AttributedValue(try context.checkedValue(value, forKeyNamed: key), actor: actor)))
     }
 
     /// Removes a flag's override.
     public mutating func removeOverride<Value>(_ key: FlagKey<Value>) {
-        overrides[context.fullName(key.name)] = .some(nil)
+        overrides.append((context.fullName(key.name), nil))
     }
 
     /// Sets a preference.
@@ -70,13 +73,15 @@ extension AppContext {
         }
         let overrides = batch.overrides
         if store.parent != nil, !overrides.isEmpty {
-            store.commitScopeOverrides(cause: cause, keys: Array(overrides.keys)) { scope in
+            store.commitScopeOverrides(cause: cause, keys: Array(Set(overrides.map(\.key)))) { scope in
                 for (key, value) in overrides { scope[key] = value }
             }
         } else {
-            rootKeys += overrides.keys
+            rootKeys += Set(overrides.map(\.key))
         }
-        guard !rootKeys.isEmpty else { return }
+        // An evaluation context is written even when no key is targeted now: definitions
+        // loaded later evaluate their rules against it.
+        guard !rootKeys.isEmpty || batch.evaluationContext != nil else { return }
         let isChild = store.parent != nil
         let (overridesFile, preferencesFile) = (rootStore.overridesFile, rootStore.preferencesFile)
         rootStore.commit(cause: cause, affecting: .some(rootKeys)) { state in

@@ -39,7 +39,13 @@ extension ContextStore {
             let definitions = inputs.layout.definitions
             var read = ReadFiles()
             if request.definitions != .none {
-                let changed: [String]? = if case .changed(let files) = request.definitions { files } else { nil }
+                // After a failed read of the definitions side, the files that made it fail are
+                // still unapplied, whichever file changed now: read them all again, so a fix
+                // of an overlay alone cannot put it in force against definitions that have
+                // changed on disk since (a lost reload).
+                let lastReadFailed = tree.writer.withLock { $0.problems[.definitions] != nil }
+                let changed: [String]? =
+                    if case .changed(let files) = request.definitions, !lastReadFailed { files } else { nil }
                 read.definitions = loader.readDefinitionLayers(changedFiles: changed, definitions: definitions)
             }
             let current = (try? read.definitions?.get().layout?.definitions) ?? definitions

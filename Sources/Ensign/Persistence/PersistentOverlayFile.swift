@@ -45,6 +45,10 @@ final class PersistentOverlayFile: Sendable {
         var isWriteScheduled = false
         /// Disk writes done, for tests and diagnostics.
         var writeCount = 0
+        /// What the file held when this object last read or wrote it, by section: what a
+        /// write starts from when the file no longer parses, so that the values this app
+        /// put there are not lost with the file that is set aside.
+        var lastKnown: [String: [String: JSONValue]] = [:]
     }
 
     init(path: String, coalescingDelay: DispatchTimeInterval = .milliseconds(50)) {
@@ -113,15 +117,19 @@ final class PersistentOverlayFile: Sendable {
         }
         loaded.onDisk = Self.everything(in: overlay).mapValues(\.value)
         loaded.diagnostics = problems
-        if !problems.isEmpty {
-            let keep: [String: [String: JSONValue]] = [
-                Section.flags.rawValue: overlay.flags.merging(overlay.ignoredFlags) { $1 }.mapValues(\.value),
-                Section.preferences.rawValue: overlay.preferences.merging(overlay.ignoredPreferences) { $1 }
-                    .mapValues(\.value),
-            ]
-            setAside(&loaded, keeping: keep)
-        }
+        let sections = Self.sections(of: overlay)
+        state.withLock { $0.lastKnown = sections }
+        if !problems.isEmpty { setAside(&loaded, keeping: sections) }
         return loaded
+    }
+
+    /// The valid values of an overlay by section, defined keys or not.
+    private static func sections(of overlay: Overlay) -> [String: [String: JSONValue]] {
+        [
+            Section.flags.rawValue: overlay.flags.merging(overlay.ignoredFlags) { $1 }.mapValues(\.value),
+            Section.preferences.rawValue: overlay.preferences.merging(overlay.ignoredPreferences) { $1 }
+                .mapValues(\.value),
+        ]
     }
 
     /// Every value of an overlay by key: both sections, defined keys or not.
@@ -160,6 +168,9 @@ final class PersistentOverlayFile: Sendable {
                     let problems = found.filter(\.isError)
                     guard problems.isEmpty else { return .failure(failure(problems)) }
                     values = Self.everything(in: overlay)
+                    state.withLock { $0.lastKnown = Self.sections(of: overlay) }
+                } else {
+                    state.withLock { $0.lastKnown = [:] }
                 }
                 for (key, value) in unwritten { values[key] = value.map { LocatedValue($0, at: .unknown(path)) } }
                 return .success(values)
@@ -253,6 +264,7 @@ final class PersistentOverlayFile: Sendable {
                     if let value = change.value { sections[change.section.rawValue, default: [:]][key] = value }
                 }
                 try write(sections)
+                state.withLock { $0.lastKnown = sections }
             }
         } catch {
             // Keep the changes so the next attempt (or flush) writes them.
@@ -266,7 +278,9 @@ final class PersistentOverlayFile: Sendable {
         reportOutcome(nil)
     }
 
-    /// What is on disk now, by section. A file that does not parse is set aside first (never overwritten).
+    /// What is on disk now, by section. A file that does not parse is set aside first (never
+    /// overwritten); for it and for an emptied file, the write starts from what the file held
+    /// when this object last read or wrote it.
     private func readSectionsForMerge() throws(FileSystem.Failure) -> [String: [String: JSONValue]] {
         guard FileSystem.exists(path) else { return [:] }
         let root: YAMLNode?
@@ -277,11 +291,16 @@ final class PersistentOverlayFile: Sendable {
             reportProblem(
                 Diagnostic(
                     .warning, at: error.location,
-                    "\(error.message); the file was kept aside as \(aside) instead of being overwritten"))
-            return [:]
+                    "\(error.message); the file was kept aside as \(aside) instead of being overwritten,"
+                        + " and the values this app last knew it to hold were written back"))
+            return state.withLock { $0.lastKnown }
         }
+        // An emptied file (an editor's truncate before its write, or a truncation) holds
+        // nothing to merge with: a reload treats it as failed, so the write does not take it
+        // for "everything removed" either.
+        guard let root else { return state.withLock { $0.lastKnown } }
         var sections: [String: [String: JSONValue]] = [:]
-        for entry in root?.mappingEntries ?? [] {
+        for entry in root.mappingEntries ?? [] {
             guard let name = entry.key.scalarText, case .object(let values) = JSONValue(entry.value) else { continue }
             sections[name] = values
         }
