@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Ensign
+@_spi(Sources) @testable import Ensign
 
 /// The system under test: a real root context over real files (in a private directory,
 /// on tmpfs when there is one so fsync costs nothing), its children and observers, driven by
@@ -17,9 +17,16 @@ final class ModelHarness {
     private var registrationCount = 0
     /// The tokens of observers whose context was dropped: kept (not cancelled), so that only
     /// the end of their context can stop them.
-    private var orphans: [ObservationToken] = []
+    var orphans: [ObservationToken] = []
     /// Notifications received, in order: (registration, value).
     private let received = LockedState<[(registration: Int, value: JSONValue)]>([])
+    /// What the fleet source holds (it replaces the whole layer on each change, as etcd's does).
+    private var fleet: [String: FleetValue] = [:]
+    private var fleetRevision: Int64 = 0
+    /// Each live context's observe-all token, by context slot (see `ModelHarness+Batches`).
+    var batchTokens: [Int: ObservationToken] = [:]
+    /// Change batches received, in order: (context slot, batch).
+    let receivedBatches = LockedState<[(slot: Int, batch: ChangeBatch)]>([])
     /// The error of the last start, when it failed.
     private(set) var startError: AppContextLoadError?
 
@@ -63,6 +70,7 @@ final class ModelHarness {
     func start() -> Bool {
         do {
             contexts = [0: try AppContext(configuration: configuration)]
+            observeAll(slot: 0)
             startError = nil
             return false
         } catch {
@@ -76,8 +84,11 @@ final class ModelHarness {
         try? contexts[0]?.flush()
         for token in tokens.values { token.cancel() }
         tokens.removeAll()
+        for token in batchTokens.values { token.cancel() }
+        batchTokens.removeAll()
         registrations.removeAll()
         orphans.removeAll()
+        fleet.removeAll()
         contexts.removeAll()
         parents.removeAll()
     }
@@ -167,6 +178,13 @@ final class ModelHarness {
         registrations[slot] = nil
         tokens.removeValue(forKey: slot)?.cancel()
     }
+    /// Puts (or, with `nil`, deletes) a fleet value and hands the source's whole layer to the root.
+    func updateFleet(_ key: String, _ value: JSONValue?) {
+        guard let root = contexts[0] else { return }
+        fleet[key] = value.map { FleetValue($0, origin: "model", path: "/model/\(key)") }
+        fleetRevision += 1
+        root.replaceFleetLayer(fleet, source: "model", revision: fleetRevision)
+    }
 
     // MARK: Children
 
@@ -176,6 +194,7 @@ final class ModelHarness {
         guard contexts[slot] == nil, parent < slot, let parentContext = contexts[parent] else { return }
         contexts[slot] = parentContext.makeChild(label: "c\(slot)")
         parents[slot] = parent
+        observeAll(slot: slot)
     }
 
     /// Forgets the child in `slot`, the children below it, and the observers in
@@ -192,6 +211,7 @@ final class ModelHarness {
             dropped.append(next)
         }
         for child in dropped {
+            if let token = batchTokens.removeValue(forKey: child) { orphans.append(token) }
             contexts[child] = nil
             parents[child] = nil
         }

@@ -50,6 +50,9 @@ enum ModelOperation: Hashable, CustomStringConvertible {
     case setPreference(context: Int, key: String, value: JSONValue)
     case removePreference(key: String)
     case setCountry(String?)
+    /// The fleet source puts a value (checked against the definitions, maybe refused) or deletes one.
+    case fleetSet(key: String, value: JSONValue)
+    case fleetRemove(key: String)
     case batch(context: Int, items: [BatchItem])
     case makeChild(slot: Int, parent: Int)
     case dropChild(slot: Int)
@@ -77,6 +80,8 @@ enum ModelOperation: Hashable, CustomStringConvertible {
         case .setPreference(let context, let key, let value): "c\(context).setPreference(\(key), \(value.jsonText))"
         case .removePreference(let key): "removePreference(\(key))"
         case .setCountry(let country): "setEvaluationContext(country: \(country ?? "none"))"
+        case .fleetSet(let key, let value): "fleet put \(key)=\(value.jsonText)"
+        case .fleetRemove(let key): "fleet delete \(key)"
         case .batch(let context, let items): "c\(context).batch[\(items.map(\.description).joined(separator: ", "))]"
         case .makeChild(let slot, let parent): "c\(slot) = c\(parent).makeChild()"
         case .dropChild(let slot): "drop c\(slot) (and its children)"
@@ -137,8 +142,10 @@ struct ModelOperationGenerator {
                 index: Int(random.next(below: UInt64(Self.deploymentCount))), pick(OverlayVersion.allCases))
         case 74..<78: return .editOverridesFile(fileEdit())
         case 78..<81: return .editPreferencesFile(fileEdit(preferences: true))
-        case 81..<88: return .reload
-        case 88..<96: return .reloadChanged
+        case 81..<86: return .reload
+        case 86..<88: return .fleetSet(key: key, value: value(for: key))
+        case 88: return .fleetRemove(key: key)
+        case 89..<96: return .reloadChanged
         default: return .restart
         }
     }

@@ -33,6 +33,7 @@ struct ModelRun {
         var dirty = DirtyFiles()
         for (index, operation) in operations.enumerated() {
             let before = observedValues(model)
+            let valuesBefore = contextValues(model)
             let mismatch: String?
             switch operation {
             case .writeDefinitions, .writeEnvironment, .writeDeployment, .editOverridesFile, .editPreferencesFile:
@@ -67,7 +68,9 @@ struct ModelRun {
                     ? nil
                     : "the write was \(refused ? "refused" : "accepted"); the model \(expectedRefusal ? "refuses" : "accepts") it"
             }
-            if let problem = mismatch ?? compare(model, harness, before: before) {
+            if let problem = mismatch ?? compare(model, harness, before: before)
+                ?? compareBatches(model, harness, before: valuesBefore, operation: operation)
+            {
                 return Failure(step: index, message: "\(operation): \(problem)\n\(describe(model))")
             }
         }
@@ -112,6 +115,10 @@ struct ModelRun {
                 harness.contexts[0]?.removePreference(keyNamed: key)
             case .setCountry(let country):
                 harness.contexts[0]?.setEvaluationContext(Self.evaluationContext(country))
+            case .fleetSet(let key, let value):
+                harness.updateFleet(key, value)
+            case .fleetRemove(let key):
+                harness.updateFleet(key, nil)
             case .batch(let slot, let items):
                 guard let context = harness.contexts[slot] else { return false }
                 try context.batch { batch in
@@ -181,6 +188,10 @@ struct ModelRun {
                 if scoped != expected { return "c\(slot)/scope \(name) is \(scoped); the model says \(expected)" }
             }
         }
+        if let running = model.running, harness.contexts[0]!.status.isDegraded != running.isDegraded {
+            return "the status is \(harness.contexts[0]!.status.isDegraded ? "degraded" : "healthy");"
+                + " the model's failing parts: \(running.failingParts.sorted()), fleet \(ModelFormat.values(running.fleet))"
+        }
         if let problem = compareNotifications(model, harness, before: before) { return problem }
         for (name, path, expected) in [
             ("overrides", harness.overridesPath, model.disk.overrides),
@@ -207,6 +218,52 @@ struct ModelRun {
         }
         guard received.sorted() != expected.sorted() else { return nil }
         return "observers received \(received), the model expects \(expected)"
+    }
+
+    /// Every live context's resolved values by the model.
+    private func contextValues(_ model: ReferenceModel) -> [Int: [String: JSONValue?]] {
+        guard let running = model.running else { return [:] }
+        var values: [Int: [String: JSONValue?]] = [:]
+        for slot in [0] + running.children.keys {
+            values[slot] = Dictionary(
+                uniqueKeysWithValues: ModelUniverse.keys.map { ($0, model.resolve($0, in: slot).value) })
+        }
+        return values
+    }
+
+    /// Each context's observe-all observer got the keys whose value changed there, once each,
+    /// with old and new values, in as many batches as the step has transactions (one, or two
+    /// for a child's batch that also writes at the root), in transaction order.
+    private func compareBatches(
+        _ model: ReferenceModel, _ harness: ModelHarness, before: [Int: [String: JSONValue?]], operation: ModelOperation
+    ) -> String? {
+        let after = operation == .restart ? [:] : contextValues(model)
+        let received = harness.drainBatches()
+        let transactions = if case .batch(let slot, _) = operation, slot != 0 { 2 } else { 1 }
+        for slot in Set(before.keys).union(after.keys).union(received.map(\.slot)).sorted() {
+            let batches = received.filter { $0.slot == slot }.map(\.batch)
+            var expected: [String] = []
+            if let old = before[slot], let new = after[slot] {
+                for key in ModelUniverse.keys where old[key]! != new[key]! {
+                    expected.append("\(key): \(old[key]!?.jsonText ?? "nil") → \(new[key]!?.jsonText ?? "nil")")
+                }
+            }
+            let changes = batches.flatMap(\.changes).map {
+                "\($0.key): \($0.oldValue?.jsonText ?? "nil") → \($0.newValue?.jsonText ?? "nil")"
+            }
+            guard changes.sorted() == expected.sorted() else {
+                return "c\(slot)'s observe-all observer got \(changes); the model expects \(expected)"
+            }
+            guard batches.count <= transactions, batches.allSatisfy({ !$0.changes.isEmpty }) else {
+                return
+                    "c\(slot)'s observe-all observer got \(batches.count) batches for one step: \(batches.map(\.keys))"
+            }
+            let order = batches.map(\.transaction)
+            guard order == order.sorted(), Set(order).count == order.count else {
+                return "c\(slot)'s batches came out of transaction order: \(order)"
+            }
+        }
+        return nil
     }
 
     private static func resolved(_ details: ResolutionDetails<JSONValue>) -> ReferenceModel.Resolved {

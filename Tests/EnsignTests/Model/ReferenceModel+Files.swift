@@ -30,6 +30,10 @@ extension ReferenceModel {
     mutating func reload(_ parts: ReloadParts) {
         guard var running else { return }
         defer { self.running = running }
+        if parts.definitions {
+            running.failingParts.remove("definitions")
+            if definitionLayers(purpose: .reload) == nil { running.failingParts.insert("definitions") }
+        }
         if parts.definitions, let layers = definitionLayers(purpose: .reload) {
             let before = running.definitions
             running.definitions = layers.definitions
@@ -44,6 +48,12 @@ extension ReferenceModel {
             where running.preferences[key] == nil && before[key] == nil && layers.definitions[key] != nil {
                 running.preferences[key] = value
             }
+        }
+        for (isRead, name, file) in [
+            (parts.preferences, "preferences", disk.preferences), (parts.overrides, "overrides", disk.overrides),
+        ] where isRead {
+            running.failingParts.remove(name)
+            if file.reread(against: running.definitions) == nil { running.failingParts.insert(name) }
         }
         if parts.preferences, let values = disk.preferences.reread(against: running.definitions) {
             Self.applyExternal(values, to: &running.preferences, known: &running.preferencesOnDisk)

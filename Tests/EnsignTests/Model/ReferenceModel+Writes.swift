@@ -40,6 +40,10 @@ extension ReferenceModel {
             removePreference(key, running: &running)
         case .setCountry(let country):
             running.country = country
+        case .fleetSet(let key, let value):
+            running.fleet[key] = value
+        case .fleetRemove(let key):
+            running.fleet[key] = nil
         case .batch(let slot, let items):
             guard running.isLive(slot) else { return false }
             return applyBatch(items, in: slot, running: &running)

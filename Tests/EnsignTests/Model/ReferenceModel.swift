@@ -94,6 +94,10 @@ struct RunningModel {
     var overridesFileLastKnown: [String: JSONValue] = [:]
     var preferencesFileLastKnown: [String: JSONValue] = [:]
     var country: String?
+    /// What the fleet source holds, checked or not (a value that does not fit is left out and degrades the status).
+    var fleet: [String: JSONValue] = [:]
+    /// The parts whose last reload failed (the context reports itself degraded until they read cleanly).
+    var failingParts: Set<String> = []
     var children: [Int: ChildModel] = [:]
     var observers: [Int: ObserverModel] = [:]
 
@@ -108,6 +112,11 @@ struct RunningModel {
     }
 
     func isLive(_ slot: Int) -> Bool { slot == 0 || children[slot] != nil }
+
+    /// Whether the context reports itself degraded: a failed reload, or a fleet value refused.
+    var isDegraded: Bool {
+        !failingParts.isEmpty || fleet.contains { key, value in definitions[key].map { !$0.fits(value) } ?? false }
+    }
 
     /// Layers 2–7 for the root.
     func resolveAtRoot(_ key: String) -> ReferenceModel.Resolved {
@@ -124,6 +133,7 @@ struct RunningModel {
         for overlay in deploymentOverlays {
             if let value = overlay[key] { winner = (value, .deployment) }
         }
+        if let value = fleet[key], definition.fits(value) { winner = (value, .fleet) }
         guard definition.isTargeted else {
             return .init(value: winner.value, reason: .staticValue, errorCode: nil, layer: winner.layer)
         }
