@@ -98,7 +98,7 @@ private struct JSONReader {
             try expectWord("null")
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
-        default: throw fail("unexpected character '\(Character(Unicode.Scalar(bytes[position])))'")
+        default: throw fail("unexpected \(Self.describe(byte: bytes[position]))")
         }
     }
 
@@ -153,7 +153,13 @@ private struct JSONReader {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw fail("expected a string key in object")
             }
+            let keyStart = position
             let key = try readString()
+            // RFC 8259 leaves duplicates to the reader; taking the last one silently would let
+            // a request say two things at once, so it is an error.
+            guard members[key] == nil else {
+                throw JSONParseError(offset: keyStart, message: "duplicate member \(JSONValue.string(key).jsonText)")
+            }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw fail("expected ':' after object key")
@@ -293,7 +299,18 @@ private struct JSONReader {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }
         guard let double = Double(text) else { throw JSONParseError(offset: start, message: "invalid number") }
+        guard double.isFinite else {
+            throw JSONParseError(offset: start, message: "the number \(text) is out of range (beyond ±1.8e308)")
+        }
         return .double(double)
+    }
+
+    /// A byte as an error shows it: a printable ASCII character quoted, anything else in hex
+    /// (a lone byte of a multi-byte character is not a character).
+    static func describe(byte: UInt8) -> String {
+        let hex = "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        guard byte >= 0x21, byte < 0x7F else { return "byte \(hex)" }
+        return "character '\(Character(Unicode.Scalar(byte)))' (\(hex))"
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

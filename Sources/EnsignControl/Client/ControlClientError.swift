@@ -10,6 +10,9 @@ public enum ControlClientError: Error, Sendable, Hashable {
     case runtimeDirectory(RuntimeDirectoryError)
     /// The socket could not be connected to.
     case cannotConnect(path: String, reason: String)
+    /// The socket is not one this client trusts: another user could have put it there, or
+    /// the process answering on it is not its owner (see the debug CLI article).
+    case untrustedServer(path: String, reason: String)
     /// The server refused the request.
     case refused(ControlError)
     /// The connection ended (the app stopped, or closed the connection).
@@ -42,6 +45,8 @@ extension ControlClientError: CustomStringConvertible {
             return error.description
         case .cannotConnect(let path, let reason):
             return "cannot connect to \(path): \(reason)"
+        case .untrustedServer(let path, let reason):
+            return "refusing to talk to \(path): \(reason)"
         case .refused(let error):
             return error.message
         case .disconnected(let detail):

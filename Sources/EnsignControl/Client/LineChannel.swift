@@ -26,14 +26,18 @@ final class LineChannel: @unchecked Sendable {
 
     /// Connects to the socket at `path`.
     static func connect(to path: String) throws(ControlClientError) -> LineChannel {
+        let owner = try ServerTrust.check(socketAt: path)
+        let channel: LineChannel
         do {
-            return LineChannel(descriptor: try UnixSocket.connect(to: path))
+            channel = LineChannel(descriptor: try UnixSocket.connect(to: path))
         } catch {
             let hint =
                 error.code == ECONNREFUSED || error.code == ENOENT
                 ? "; the app is not running (run `ensign ps` to list running apps)" : ""
             throw .cannotConnect(path: path, reason: error.reason + hint)
         }
+        try ServerTrust.check(server: channel.descriptor, at: path, expectedOwner: owner)
+        return channel
     }
 
     /// Sends one line (a newline is added).

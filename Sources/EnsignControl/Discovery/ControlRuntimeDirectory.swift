@@ -19,9 +19,55 @@ public enum ControlRuntimeDirectory {
 
     /// The runtime directory for the given environment values (empty ones count as unset).
     static func path(ensignRuntimeDirectory: String?, xdgRuntimeDirectory: String?, uid: uid_t) -> String {
-        if let path = ensignRuntimeDirectory, !path.isEmpty { return path }
-        if let path = xdgRuntimeDirectory, !path.isEmpty { return path + "/ensign" }
+        if let path = ensignRuntimeDirectory, !path.isEmpty { return normalized(path) }
+        if let path = xdgRuntimeDirectory, !path.isEmpty { return normalized(path) + "/ensign" }
         return "/tmp/ensign-\(uid)"
+    }
+
+    /// `path` without trailing or doubled slashes.
+    ///
+    /// A trailing slash makes `lstat` follow a symbolic link (`link/` names the directory the
+    /// link points to), which would let a link pass the check that refuses links.
+    static func normalized(_ path: String) -> String {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.isEmpty else { return path.hasPrefix("/") ? "/" : path }
+        return (path.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
+    }
+
+    /// The directory that holds `path`.
+    static func parent(of path: String) -> String {
+        let path = normalized(path)
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Checks a directory that holds a socket named explicitly (not in the runtime
+    /// directory): a real directory that no one but its owner can write to, owned by `owner`
+    /// or by root, so no other user can replace the socket in it.
+    static func checkSocketDirectory(_ directory: String, owner: uid_t) throws(RuntimeDirectoryError) {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw RuntimeDirectoryError(path: directory, problem: systemReason())
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw RuntimeDirectoryError(path: directory, problem: "it is a symbolic link; give the real directory")
+        }
+        guard type == S_IFDIR else { throw RuntimeDirectoryError(path: directory, problem: "it is not a directory") }
+        guard info.st_uid == owner || info.st_uid == 0 else {
+            throw RuntimeDirectoryError(
+                path: directory,
+                problem:
+                    "it belongs to uid \(info.st_uid), not to uid \(owner) or root; put the socket in a directory of your own"
+            )
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o022 == 0 else {
+            throw RuntimeDirectoryError(
+                path: directory,
+                problem: "other users can write to it (mode \(String(mode, radix: 8))) and so replace the socket;"
+                    + " use a private directory such as the runtime directory")
+        }
     }
 
     /// Creates the directory (and missing parents) with mode 0700, or checks an existing one.
@@ -29,6 +75,7 @@ public enum ControlRuntimeDirectory {
     /// - Throws: ``RuntimeDirectoryError`` when the path is not a directory, is a symbolic
     ///   link, belongs to another user, or is open to group or others.
     public static func prepare(_ path: String) throws(RuntimeDirectoryError) {
+        let path = normalized(path)
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw RuntimeDirectoryError(path: path, problem: systemReason()) }
@@ -39,6 +86,7 @@ public enum ControlRuntimeDirectory {
 
     /// Checks that an existing directory is private to this user (see ``prepare(_:)``).
     public static func check(_ path: String) throws(RuntimeDirectoryError) {
+        let path = normalized(path)
         var info = stat()
         guard lstat(path, &info) == 0 else { throw RuntimeDirectoryError(path: path, problem: systemReason()) }
         let type = info.st_mode & S_IFMT

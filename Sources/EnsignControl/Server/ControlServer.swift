@@ -70,7 +70,13 @@ public final class ControlServer: Sendable {
         guard isValidAppName(options.appName) else { throw .invalidAppName(options.appName) }
         let path: String
         if let socketPath = options.socketPath {
-            path = socketPath
+            path = ControlRuntimeDirectory.normalized(socketPath)
+            do {
+                try ControlRuntimeDirectory.checkSocketDirectory(
+                    ControlRuntimeDirectory.parent(of: path), owner: geteuid())
+            } catch {
+                throw .runtimeDirectory(error)
+            }
         } else {
             let directory = options.runtimeDirectory ?? ControlRuntimeDirectory.defaultPath
             do {
