@@ -35,9 +35,15 @@ enum FileSystem {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = parentDirectory(of: path)
         let (descriptor, temporary) = try createTemporaryFile(next: path)
+        let fault = FileSystemFaults.fault(forWriting: path)
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            // An injected fault lets half the data through first: what a filling disk does.
+            let limit = fault == nil ? bytes.count : bytes.count / 2
+            var count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, limit - written) }
+            if let fault, written + max(count, 0) >= limit {
+                (count, errno) = (-1, fault)
+            }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 let failure = Failure("write", temporary)
@@ -140,8 +146,33 @@ enum FileSystem {
         if let unsafe { throw Failure(description: "refusing to keep state in \(path): \(unsafe)") }
     }
 
-    /// Renames `path` to `<path>.corrupt-<UTC time>` and returns the new path.
-    static func setAside(_ path: String) throws(Failure) -> String {
+    /// Keeps a copy of `path` as `<path>.corrupt-<UTC time>` (a hard link, so the file also
+    /// stays where it is until the caller replaces it) and returns the copy's path. Where hard
+    /// links are not supported, the file is renamed instead.
+    static func keepAside(_ path: String) throws(Failure) -> String {
+        let aside = asideName(for: path)
+        if link(path, aside) == 0 { return aside }
+        guard rename(path, aside) == 0 else { throw Failure("set aside", path) }
+        return aside
+    }
+
+    /// Undoes ``keepAside(_:)`` after the file could not be replaced: `path` gets its old
+    /// content back (when it was renamed) and the copy goes.
+    static func restore(_ aside: String, to path: String) {
+        if exists(path) {
+            unlink(aside)
+        } else {
+            rename(aside, path)
+        }
+    }
+
+    /// Removes a file; one that is already gone is not an error.
+    static func remove(_ path: String) throws(Failure) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw Failure("remove", path) }
+    }
+
+    /// A name `<path>.corrupt-<UTC time>` that no file has yet.
+    private static func asideName(for path: String) -> String {
         let stamp = WallClockTime.now().description
             .replacingColons()
         var aside = "\(path).corrupt-\(stamp)"
@@ -151,7 +182,6 @@ enum FileSystem {
             suffix += 1
             aside = "\(path).corrupt-\(stamp)-\(suffix)"
         }
-        guard rename(path, aside) == 0 else { throw Failure("set aside", path) }
         return aside
     }
 

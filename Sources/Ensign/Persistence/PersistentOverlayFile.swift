@@ -184,9 +184,7 @@ final class PersistentOverlayFile: Sendable {
     private func setAside(_ loaded: inout Loaded, keeping sections: [String: [String: JSONValue]]) {
         do {
             let aside = try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) -> String in
-                let aside = try FileSystem.setAside(path)
-                if sections.values.contains(where: { !$0.isEmpty }) { try write(sections) }
-                return aside
+                try replaceKeepingAside(with: sections, removingWhenEmpty: true)
             }
             loaded.setAsidePath = aside
             let location = SourcePosition(file: path, line: 1, column: 1)
@@ -198,6 +196,26 @@ final class PersistentOverlayFile: Sendable {
         } catch {
             loaded.diagnostics.append(Diagnostic(.error, at: .unknown(path), "\(error)"))
         }
+    }
+
+    /// Keeps the file's content as `<path>.corrupt-<time>` and puts `sections` in its place.
+    /// The old content leaves `path` only once the new one is on disk: when the write fails
+    /// (a full disk), the file stays as it was and no copy is left behind.
+    private func replaceKeepingAside(
+        with sections: [String: [String: JSONValue]], removingWhenEmpty: Bool
+    ) throws(FileSystem.Failure) -> String {
+        let aside = try FileSystem.keepAside(path)
+        do throws(FileSystem.Failure) {
+            if removingWhenEmpty, !sections.values.contains(where: { !$0.isEmpty }) {
+                try FileSystem.remove(path)
+            } else {
+                try write(sections)
+            }
+        } catch {
+            FileSystem.restore(aside, to: path)
+            throw error
+        }
+        return aside
     }
 
     // MARK: Writing
@@ -257,13 +275,22 @@ final class PersistentOverlayFile: Sendable {
         defer { state.withLock { $0.inFlight.removeAll() } }
         do throws(FileSystem.Failure) {
             try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) in
-                var sections = try readSectionsForMerge()
+                var (sections, unreadable) = readSectionsForMerge()
                 for (key, change) in pending {
                     sections[Section.flags.rawValue]?[key] = nil
                     sections[Section.preferences.rawValue]?[key] = nil
                     if let value = change.value { sections[change.section.rawValue, default: [:]][key] = value }
                 }
-                try write(sections)
+                if let unreadable {
+                    let aside = try replaceKeepingAside(with: sections, removingWhenEmpty: false)
+                    reportProblem(
+                        Diagnostic(
+                            .warning, at: unreadable.location,
+                            "\(unreadable.message); the file was kept aside as \(aside) instead of being overwritten,"
+                                + " and the values this app last knew it to hold were written back"))
+                } else {
+                    try write(sections)
+                }
                 state.withLock { $0.lastKnown = sections }
             }
         } catch {
@@ -278,33 +305,27 @@ final class PersistentOverlayFile: Sendable {
         reportOutcome(nil)
     }
 
-    /// What is on disk now, by section. A file that does not parse is set aside first (never
-    /// overwritten); for it and for an emptied file, the write starts from what the file held
-    /// when this object last read or wrote it.
-    private func readSectionsForMerge() throws(FileSystem.Failure) -> [String: [String: JSONValue]] {
-        guard FileSystem.exists(path) else { return [:] }
+    /// What is on disk now, by section, to merge a write into. For a file that does not parse
+    /// (returned as `unreadable`: the writer keeps it aside, never overwrites it) and for an
+    /// emptied file, what the file held when this object last read or wrote it.
+    private func readSectionsForMerge() -> (sections: [String: [String: JSONValue]], unreadable: YAMLError?) {
+        guard FileSystem.exists(path) else { return ([:], nil) }
         let root: YAMLNode?
         do {
             root = try YAMLParser().documents(contentsOf: path).first
         } catch {
-            let aside = try FileSystem.setAside(path)
-            reportProblem(
-                Diagnostic(
-                    .warning, at: error.location,
-                    "\(error.message); the file was kept aside as \(aside) instead of being overwritten,"
-                        + " and the values this app last knew it to hold were written back"))
-            return state.withLock { $0.lastKnown }
+            return (state.withLock { $0.lastKnown }, error)
         }
         // An emptied file (an editor's truncate before its write, or a truncation) holds
         // nothing to merge with: a reload treats it as failed, so the write does not take it
         // for "everything removed" either.
-        guard let root else { return state.withLock { $0.lastKnown } }
+        guard let root else { return (state.withLock { $0.lastKnown }, nil) }
         var sections: [String: [String: JSONValue]] = [:]
         for entry in root.mappingEntries ?? [] {
             guard let name = entry.key.scalarText, case .object(let values) = JSONValue(entry.value) else { continue }
             sections[name] = values
         }
-        return sections
+        return (sections, nil)
     }
 
     private func write(_ sections: [String: [String: JSONValue]]) throws(FileSystem.Failure) {

@@ -52,6 +52,7 @@ final class ModelHarness {
     }
 
     deinit {
+        setWriteFault(false)
         stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -144,6 +145,15 @@ final class ModelHarness {
         case .garbage: write(path, "flags: [ {\n")
         case .empty: write(path, "")
         case .values(let values): write(path, ModelYAML.overlayText(values))
+        }
+    }
+
+    /// Makes the library's writes under the state directory fail with `ENOSPC`, or stop failing.
+    func setWriteFault(_ isOn: Bool) {
+        if isOn {
+            FileSystemFaults.inject(ENOSPC, under: directory + "/state")
+        } else {
+            FileSystemFaults.clear(under: directory + "/state")
         }
     }
 

@@ -69,6 +69,8 @@ enum ModelOperation: Hashable, CustomStringConvertible {
     case reloadChanged
     /// The app stops (its pending writes flushed) and starts again from the files.
     case restart
+    /// The library's writes to the state directory start (or stop) failing, as on a full disk.
+    case setWriteFault(Bool)
 
     var description: String {
         switch self {
@@ -96,6 +98,7 @@ enum ModelOperation: Hashable, CustomStringConvertible {
         case .reload: "reload()"
         case .reloadChanged: "watcher reload of the edited files"
         case .restart: "restart"
+        case .setWriteFault(let isOn): isOn ? "the disk fills up (writes fail)" : "the disk has room again"
         }
     }
 }
@@ -145,7 +148,8 @@ struct ModelOperationGenerator {
         case 81..<86: return .reload
         case 86..<88: return .fleetSet(key: key, value: value(for: key))
         case 88: return .fleetRemove(key: key)
-        case 89..<96: return .reloadChanged
+        case 89..<95: return .reloadChanged
+        case 95, 96: return .setWriteFault(random.next(below: 2) == 0)
         default: return .restart
         }
     }

@@ -72,6 +72,24 @@ struct ModelRegressionTests {
                 .batch(context: 0, items: [.setCountry("DE"), .setCountry("FR")]),
                 .writeDefinitions(.base), .reload,
             ]),
+        Case(
+            name: "a write that fails on a full disk leaves an unreadable file in place, not set aside",
+            initial: files,
+            operations: [
+                .setWriteFault(true), .editOverridesFile(.garbage),
+                .setOverride(context: 0, key: "app.mode", value: .string("a"), persist: true, viaScope: false),
+                .setWriteFault(false), .restart,
+            ]),
+        Case(
+            name: "writes that failed on a full disk are saved with the next write, and survive a restart",
+            initial: files,
+            operations: [
+                .setWriteFault(true),
+                .setOverride(context: 0, key: "app.size", value: .int(4), persist: true, viaScope: false),
+                .setPreference(context: 0, key: "p.lang", value: .string("de")),
+                .removeOverride(context: 0, key: "app.size"),
+                .reload, .setWriteFault(false), .restart,
+            ]),
     ]
 
     @Test("The sequence agrees with the model", arguments: cases)

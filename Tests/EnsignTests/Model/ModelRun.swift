@@ -38,6 +38,7 @@ struct ModelRun {
             switch operation {
             case .writeDefinitions, .writeEnvironment, .writeDeployment, .editOverridesFile, .editPreferencesFile:
                 try? harness.contexts[0]?.flush()
+                model.flush()
                 model.applyFileEdit(operation)
                 perform(fileEdit: operation, on: harness)
                 dirty.mark(operation)
@@ -53,6 +54,10 @@ struct ModelRun {
                     harness.contexts[0]?.rootStore.reload(dirty.request(harness))
                 }
                 dirty = DirtyFiles()
+                mismatch = nil
+            case .setWriteFault(let isOn):
+                model.writesFail = isOn
+                harness.setWriteFault(isOn)
                 mismatch = nil
             case .restart:
                 let expectedFailure = model.restart()
@@ -72,6 +77,11 @@ struct ModelRun {
                 ?? compareBatches(model, harness, before: valuesBefore, operation: operation)
             {
                 return Failure(step: index, message: "\(operation): \(problem)\n\(describe(model))")
+            }
+            // Time passes: writes that wait for a disk with room are retried once it has some.
+            if !model.writesFail {
+                model.flush()
+                try? harness.contexts[0]?.flush()
             }
         }
         return nil

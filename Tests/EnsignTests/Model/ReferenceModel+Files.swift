@@ -56,11 +56,14 @@ extension ReferenceModel {
             if file.reread(against: running.definitions) == nil { running.failingParts.insert(name) }
         }
         if parts.preferences, let values = disk.preferences.reread(against: running.definitions) {
-            Self.applyExternal(values, to: &running.preferences, known: &running.preferencesOnDisk)
+            // What failed to save is still this app's latest write: a re-read lays it over the file.
+            Self.applyExternal(
+                values.merging(running.unsavedPreferences), to: &running.preferences, known: &running.preferencesOnDisk)
             running.preferencesFileLastKnown = values
         }
         if parts.overrides, let values = disk.overrides.reread(against: running.definitions) {
-            Self.applyExternal(values, to: &running.overrides, known: &running.overridesOnDisk)
+            Self.applyExternal(
+                values.merging(running.unsavedOverrides), to: &running.overrides, known: &running.overridesOnDisk)
             running.overridesFileLastKnown = values
         }
     }
@@ -76,15 +79,16 @@ extension ReferenceModel {
 
     /// Stops the app and starts it again from the files; returns whether the start must fail.
     mutating func restart() -> Bool {
+        flush()  // stopping saves what it can; what still fails to save is lost with the process
         running = nil
         guard let layers = definitionLayers(purpose: .start) else { return true }
         var started = RunningModel(
             definitions: layers.definitions, environmentOverlay: layers.environment,
             deploymentOverlays: layers.deployments)
         (started.preferences, started.preferencesOnDisk, disk.preferences) = disk.preferences.loadedAtStart(
-            against: layers.definitions)
+            against: layers.definitions, writesFail: writesFail)
         (started.overrides, started.overridesOnDisk, disk.overrides) = disk.overrides.loadedAtStart(
-            against: layers.definitions)
+            against: layers.definitions, writesFail: writesFail)
         (started.preferencesFileLastKnown, started.overridesFileLastKnown) = (
             started.preferencesOnDisk, started.overridesOnDisk
         )
@@ -162,8 +166,9 @@ extension PersistedFileModel {
 
     /// What a start reads from the file: the values in force, what the context knows the file
     /// holds, and the file afterwards (one with problems is set aside and its valid values are
-    /// written back; one that is not YAML is set aside whole).
-    func loadedAtStart(against definitions: [String: ModelDefinition]) -> (
+    /// written back; one that is not YAML is set aside whole). When the valid values cannot be
+    /// written back, the file stays as it was: setting it aside would lose them from disk.
+    func loadedAtStart(against definitions: [String: ModelDefinition], writesFail: Bool) -> (
         inForce: [String: JSONValue], onDisk: [String: JSONValue], file: PersistedFileModel
     ) {
         switch self {
@@ -172,8 +177,17 @@ extension PersistedFileModel {
         case .values(let values):
             let valid = values.filter { key, value in definitions[key].map { $0.fits(value) } ?? true }
             let inForce = valid.filter { definitions[$0.key] != nil }
-            guard valid.count < values.count else { return (inForce, valid, self) }
+            guard valid.count < values.count, !(writesFail && !valid.isEmpty) else { return (inForce, valid, self) }
             return (inForce, valid, valid.isEmpty ? .absent : .values(valid))
         }
+    }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// These values with `changes` laid over them (`nil` removes a key).
+    func merging(_ changes: [String: JSONValue?]) -> [String: JSONValue] {
+        var merged = self
+        for (key, value) in changes { merged[key] = value }
+        return merged
     }
 }

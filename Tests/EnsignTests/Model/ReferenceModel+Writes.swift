@@ -1,7 +1,8 @@
 @testable import Ensign
 
 /// The model's writes: overrides, preferences, the evaluation context, batches, children
-/// and observers. Each returns whether the library must refuse the write (it then changes nothing).
+/// and observers. Each returns whether the library must throw: a refused write (nothing
+/// changes), or a persisted one that is in force but could not be saved.
 extension ReferenceModel {
     /// Applies a step that does not touch the files by hand; returns whether it is refused.
     mutating func applyWrite(_ operation: ModelOperation) -> Bool {
@@ -11,7 +12,7 @@ extension ReferenceModel {
         case .setOverride(let slot, let key, let value, let persist, _):
             guard running.isLive(slot) else { return false }
             guard running.accepts(value, for: key), !(persist && slot != 0) else { return true }
-            setOverride(key, value, persist: persist, in: slot, running: &running)
+            return !setOverride(key, value, persist: persist, in: slot, running: &running)
         case .removeOverride(let slot, let key):
             guard running.isLive(slot) else { return false }
             removeOverride(key, in: slot, running: &running)
@@ -35,7 +36,7 @@ extension ReferenceModel {
             guard running.accepts(value, for: key), ModelUniverse.isPreference(key) else { return true }
             running.preferences[key] = value
             running.preferencesOnDisk[key] = value
-            writePersisted([key: value], in: .preferences, running: &running)
+            return !writePersisted([key: value], in: .preferences, running: &running)
         case .removePreference(let key):
             removePreference(key, running: &running)
         case .setCountry(let country):
@@ -66,17 +67,19 @@ extension ReferenceModel {
         return false
     }
 
+    /// Returns whether the write is saved (or needs no saving).
+    @discardableResult
     private mutating func setOverride(
         _ key: String, _ value: JSONValue, persist: Bool, in slot: Int, running: inout RunningModel
-    ) {
+    ) -> Bool {
         if slot != 0 {
             running.children[slot]!.scopeOverrides[key] = value
-            return
+            return true
         }
         running.overrides[key] = value
-        guard persist else { return }
+        guard persist else { return true }
         running.overridesOnDisk[key] = value
-        writePersisted([key: value], in: .overrides, running: &running)
+        return writePersisted([key: value], in: .overrides, running: &running)
     }
 
     private mutating func removeOverride(_ key: String, in slot: Int, running: inout RunningModel) {
@@ -134,19 +137,44 @@ extension ReferenceModel {
     /// else's edits included) with the changed keys replaced. A file that is not YAML is set
     /// aside, and an emptied one holds nothing to keep: either way the write starts from what
     /// the app last read or wrote there, so its own earlier writes are not lost.
+    ///
+    /// While writes fail, the changes wait (a re-read still sees them) and the status is
+    /// degraded; the next write that succeeds saves them with its own. Returns whether this
+    /// write succeeded.
+    @discardableResult
     mutating func writePersisted(
         _ changes: [String: JSONValue?], in kind: PersistedFileKind, running: inout RunningModel
-    ) {
+    ) -> Bool {
+        let area = kind == .overrides ? "overrides write" : "preferences write"
+        var unsaved = kind == .overrides ? running.unsavedOverrides : running.unsavedPreferences
+        for (key, value) in changes { unsaved[key] = value }
+        if writesFail {
+            running.failingParts.insert(area)
+            if kind == .overrides { running.unsavedOverrides = unsaved } else { running.unsavedPreferences = unsaved }
+            return false
+        }
         let file = kind == .overrides ? disk.overrides : disk.preferences
         let lastKnown = kind == .overrides ? running.overridesFileLastKnown : running.preferencesFileLastKnown
         var values = file == .garbage || file == .empty ? lastKnown : file.mergeBase
-        for (key, value) in changes { values[key] = value }
+        for (key, value) in unsaved { values[key] = value }
+        running.failingParts.remove(area)
         if kind == .overrides {
             disk.overrides = .values(values)
             running.overridesFileLastKnown = values
+            running.unsavedOverrides = [:]
         } else {
             disk.preferences = .values(values)
             running.preferencesFileLastKnown = values
+            running.unsavedPreferences = [:]
         }
+        return true
+    }
+
+    /// Writes what is waiting to be saved, as `flush()` does (and as time passing does).
+    mutating func flush() {
+        guard var running else { return }
+        defer { self.running = running }
+        if !running.unsavedOverrides.isEmpty { writePersisted([:], in: .overrides, running: &running) }
+        if !running.unsavedPreferences.isEmpty { writePersisted([:], in: .preferences, running: &running) }
     }
 }

@@ -12,6 +12,8 @@ struct ReferenceModel {
     var disk: ModelDisk
     /// The running app, or `nil` while it is stopped (its last start failed).
     var running: RunningModel?
+    /// Whether the library's writes to the state directory fail (a full disk).
+    var writesFail = false
 
     /// The result of resolving one key in one context.
     struct Resolved: Equatable, CustomStringConvertible {
@@ -93,6 +95,9 @@ struct RunningModel {
     /// process put there and the app has not applied yet included).
     var overridesFileLastKnown: [String: JSONValue] = [:]
     var preferencesFileLastKnown: [String: JSONValue] = [:]
+    /// Changes not saved because writes failed: retried with the next write (`nil`: a removal).
+    var unsavedOverrides: [String: JSONValue?] = [:]
+    var unsavedPreferences: [String: JSONValue?] = [:]
     var country: String?
     /// What the fleet source holds, checked or not (a value that does not fit is left out and degrades the status).
     var fleet: [String: JSONValue] = [:]
