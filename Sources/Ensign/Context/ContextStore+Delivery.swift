@@ -84,16 +84,28 @@ extension ContextStore {
     /// the parent's is reported by the child's own round, not this one.
     private func parentRoundArrived(_ parentBatch: ChangeBatch, parentSnapshot: ContextSnapshot, sequence: UInt64) {
         guard let childState else { return }
-        let round = childState.withLock { state -> (ContextSnapshot, [KeyChange])? in
+        let round = childState.withLock { state -> (ContextSnapshot, [KeyChange], layoutChanged: Bool)? in
             // Rounds committed before the child existed are already in its first snapshot.
             guard sequence > state.createdAt else { return nil }
             let new = Self.derive(from: parentSnapshot, overrides: state.deliveredOverrides, overridesSequence: 0)
-            let changes = Self.changes(of: parentBatch.keys, from: state.delivered, to: new, onlyChanged: true)
+            // New definitions can make a scope override stop (or start) fitting: a key the
+            // parent did not change can change here, so every key is compared.
+            let layoutChanged = new.layout !== state.delivered.layout
+            let keys = layoutChanged ? new.changedKeys(since: state.delivered) : parentBatch.keys
+            let changes = Self.changes(of: keys, from: state.delivered, to: new, onlyChanged: true)
             state.delivered = new
-            return (new, changes)
+            return (new, changes, layoutChanged)
         }
-        // Unchanged here means unchanged in every descendant too: they derive from this snapshot.
-        guard let (new, changes) = round, !changes.isEmpty else { return }
+        guard let (new, changes, layoutChanged) = round else { return }
+        guard !changes.isEmpty else {
+            // Unchanged here means unchanged in every descendant too (they derive from this
+            // snapshot), unless the definitions changed under their own scope overrides.
+            guard layoutChanged else { return }
+            for child in liveChildren() {
+                child.parentRoundArrived(parentBatch, parentSnapshot: new, sequence: sequence)
+            }
+            return
+        }
         deliver(
             ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: parentBatch.transaction),
             snapshot: new,

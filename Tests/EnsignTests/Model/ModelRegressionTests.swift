@@ -90,6 +90,25 @@ struct ModelRegressionTests {
                 .removeOverride(context: 0, key: "app.size"),
                 .reload, .setWriteFault(false), .restart,
             ]),
+        Case(
+            name: "a child's observers hear of a scope override that new definitions no longer accept",
+            initial: ModelDisk(definitions: .base, environment: .targetAndDark, deployments: [.sizeAndMode, .sizeAndMode]),
+            operations: [
+                .makeChild(slot: 1, parent: 0),
+                .setOverride(context: 1, key: "app.mode", value: .string("c"), persist: false, viaScope: false),
+                .writeDefinitions(.narrowed), .reload,
+            ]),
+        Case(
+            name: "a grandchild hears of it too when its parent saw no change",
+            initial: ModelDisk(
+                definitions: .base, environment: .targetAndDark, deployments: [.sizeAndMode, .sizeAndMode]),
+            operations: [
+                .makeChild(slot: 1, parent: 0), .makeChild(slot: 2, parent: 1),
+                .setOverride(context: 1, key: "app.extra", value: .int(2), persist: false, viaScope: false),
+                .setOverride(context: 2, key: "app.size", value: .int(9), persist: false, viaScope: true),
+                .observe(slot: 0, context: 2, key: "app.size", viaScope: false),
+                .writeDefinitions(.narrowed), .reloadChanged,
+            ]),
     ]
 
     @Test("The sequence agrees with the model", arguments: cases)
