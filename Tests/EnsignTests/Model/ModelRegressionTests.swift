@@ -14,6 +14,10 @@ struct ModelRegressionTests {
         var testDescription: String { name }
     }
 
+    /// Files every definitions version accepts (no `app.size` of 7).
+    static let narrowable = ModelDisk(
+        definitions: .base, environment: .targetAndDark, deployments: [.sizeAndMode, .sizeAndMode])
+
     static let files = ModelDisk(
         definitions: .base, environment: .sizeAndMode, deployments: [.targetAndDark, .flagsAndLanguage])
 
@@ -92,7 +96,7 @@ struct ModelRegressionTests {
             ]),
         Case(
             name: "a child's observers hear of a scope override that new definitions no longer accept",
-            initial: ModelDisk(definitions: .base, environment: .targetAndDark, deployments: [.sizeAndMode, .sizeAndMode]),
+            initial: narrowable,
             operations: [
                 .makeChild(slot: 1, parent: 0),
                 .setOverride(context: 1, key: "app.mode", value: .string("c"), persist: false, viaScope: false),
