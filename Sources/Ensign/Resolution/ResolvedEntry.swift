@@ -9,7 +9,7 @@ struct ResolvedEntry: Sendable, Equatable {
     var source: ValueSource
 
     static let notFound = ResolvedEntry(
-        value: nil, variant: nil, reason: .defaultValue, errorCode: .flagNotFound,
+        value: nil, variant: nil, reason: .error, errorCode: .flagNotFound,
         errorMessage: "no definitions file defines this key", source: .codeDefault)
 
     /// Whether two entries would read the same to an observer (value and variant).

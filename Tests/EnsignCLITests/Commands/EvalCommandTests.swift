@@ -53,13 +53,14 @@ struct EvalCommandTests {
         #expect(details["errorCode"] == "TYPE_MISMATCH")
     }
 
-    @Test("An unknown key is FLAG_NOT_FOUND with the default, exit 1")
+    @Test("An unknown key is ERROR with FLAG_NOT_FOUND and the default, exit 1")
     func notFound() throws {
         let result = try CLIRunner.run(["eval", "no.such", "--flags", "flags/", "--default", "fallback", "--json"])
         #expect(result.status == 1)
         let details = try json(result.output)
         #expect(details["value"] == "fallback")
         #expect(details["errorCode"] == "FLAG_NOT_FOUND")
+        #expect(details["reason"] == "ERROR")
     }
 
     @Test("Bad --context or --type is a usage error")

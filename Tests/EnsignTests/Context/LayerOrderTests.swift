@@ -14,6 +14,8 @@ struct LayerOrderTests {
         // Code default: a key no file defines.
         #expect(context[.undefinedFlag] == true)
         #expect(context.details(for: .undefinedFlag).errorCode == .flagNotFound)
+        // OpenFeature: an error code always comes with reason ERROR.
+        #expect(context.details(for: .undefinedFlag).reason == .error)
         #expect(context.details(for: .undefinedFlag).source.layer == .codeDefault)
 
         // Definition default beats the code default.

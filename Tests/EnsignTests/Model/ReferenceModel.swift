@@ -22,7 +22,7 @@ struct ReferenceModel {
         var errorCode: ResolutionErrorCode?
         var layer: ValueLayer
 
-        static let notFound = Resolved(value: nil, reason: .defaultValue, errorCode: .flagNotFound, layer: .codeDefault)
+        static let notFound = Resolved(value: nil, reason: .error, errorCode: .flagNotFound, layer: .codeDefault)
 
         var description: String {
             "\(value?.jsonText ?? "nil") \(reason)\(errorCode.map { " \($0)" } ?? "") (\(layer))"
