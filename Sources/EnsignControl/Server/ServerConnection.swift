@@ -67,6 +67,15 @@ final class ServerConnection {
         }
     }
 
+    /// Takes the queued output as if the socket had accepted all of it: a
+    /// ``DetachedServerSession`` hands it to its caller instead of sending it.
+    func takeOutput() -> [UInt8] {
+        let taken = Array(output[outputOffset...])
+        output.removeAll(keepingCapacity: true)
+        outputOffset = 0
+        return taken
+    }
+
     /// Appends received bytes.
     func receive(_ bytes: UnsafeRawBufferPointer) {
         if inputStart > 0, inputStart == input.count {

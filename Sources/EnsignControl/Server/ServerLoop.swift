@@ -143,16 +143,23 @@ final class ServerLoop {
                 endOfInput(connection)
                 return
             }
-            connection.lastActivity = clock.now
-            readBuffer.withUnsafeBytes { connection.receive(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
-            processInput(connection)
+            readBuffer.withUnsafeBytes { buffer in
+                self.received(UnsafeRawBufferPointer(rebasing: buffer[..<received]), on: connection)
+            }
             if connection.isReadClosed || connection.pendingOutput >= Self.outputHighWater { return }
         }
     }
 
+    /// Bytes read from `connection`'s socket: frames and answers its complete lines.
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: ServerConnection) {
+        connection.lastActivity = clock.now
+        connection.receive(bytes)
+        processInput(connection)
+    }
+
     /// The client closed its side: a last line without a newline is still answered, then
     /// the connection closes once the replies are sent.
-    private func endOfInput(_ connection: ServerConnection) {
+    func endOfInput(_ connection: ServerConnection) {
         processInput(connection)
         let rest = connection.takeRemainingInput()
         if !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -162,7 +169,7 @@ final class ServerLoop {
     }
 
     /// Answers the complete lines received, while the connection's output has room.
-    private func processInput(_ connection: ServerConnection) {
+    func processInput(_ connection: ServerConnection) {
         while !connection.isReadClosed, connection.pendingOutput < Self.outputHighWater,
             let line = connection.nextLine()
         {
@@ -230,7 +237,7 @@ final class ServerLoop {
         }
     }
 
-    private func stopWatching(_ connection: ServerConnection) {
+    func stopWatching(_ connection: ServerConnection) {
         guard let outbox = connection.watch else { return }
         connection.watch = nil
         if core.hub.remove(outbox) {
@@ -243,18 +250,7 @@ final class ServerLoop {
     /// what can be sent, and closes finished, timed-out and idle connections.
     private func serviceConnections(now: ContinuousClock.Instant) {
         for connection in connections where !connection.isFinished {
-            if let outbox = connection.watch, connection.pendingOutput < Self.outputHighWater {
-                for item in outbox.take(upTo: 256) {
-                    switch item {
-                    case .change(let batch, let time):
-                        connection.send(
-                            ControlEvent.change(watch: outbox.watchID, ChangeEventReport(batch, time: time)).json)
-                    case .dropped(let count):
-                        connection.send(ControlEvent.dropped(watch: outbox.watchID, count: count).json)
-                    }
-                }
-                if !outbox.isEmpty { core.wake.signal() }
-            }
+            deliverWatchEvents(to: connection)
             if connection.pendingOutput > 0 { connection.flush() }
             // Lines held back while the output was full.
             if connection.pendingOutput < Self.outputHighWater { processInput(connection) }
@@ -277,6 +273,20 @@ final class ServerLoop {
         }
         connections.removeAll { $0.isFinished }
         core.connectionCount.store(connections.count, ordering: .relaxed)
+    }
+
+    /// Moves queued watch events into `connection`'s output while it has room.
+    func deliverWatchEvents(to connection: ServerConnection) {
+        guard let outbox = connection.watch, connection.pendingOutput < Self.outputHighWater else { return }
+        for item in outbox.take(upTo: 256) {
+            switch item {
+            case .change(let batch, let time):
+                connection.send(ControlEvent.change(watch: outbox.watchID, ChangeEventReport(batch, time: time)).json)
+            case .dropped(let count):
+                connection.send(ControlEvent.dropped(watch: outbox.watchID, count: count).json)
+            }
+        }
+        if !outbox.isEmpty { core.wake.signal() }
     }
 
     /// Milliseconds until the nearest idle or closing deadline; -1 (wait for an event) when none.
