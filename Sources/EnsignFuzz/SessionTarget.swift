@@ -125,7 +125,9 @@ enum SessionTarget {
                 fuzzCheck(
                     replies < oracle.requests.count, "more replies than the \(oracle.requests.count) request lines")
                 let request = oracle.requests[replies]
-                fuzzCheck(reply.id == request.id, "reply \(replies) has id \(reply.id), its request \(request.id)")
+                fuzzCheck(
+                    reply.id == request.id,
+                    "reply \(replies) has id \(reply.id), its request \(request.id): \(reply.outcome)")
                 let isTooLarge = reply.errorCode == .tooLarge
                 fuzzCheck(
                     isTooLarge == request.isOverLong,

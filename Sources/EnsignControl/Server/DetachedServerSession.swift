@@ -43,10 +43,11 @@ package final class DetachedServerSession {
     /// Whether the server reads from this client now: it has not stopped reading (an over-long
     /// line, the end of input) and its output is below the high-water mark.
     package var acceptsInput: Bool {
-        !isClosed && !connection.isReadClosed && connection.pendingOutput < ServerLoop.outputHighWater
+        !isClosed && connection.isReadable && connection.pendingOutput < ServerLoop.outputHighWater
     }
 
-    /// Whether the server stopped reading this connection for good.
+    /// Whether the server stopped answering this connection for good (an over-long line, or
+    /// every line answered after the end of input).
     package var isReadClosed: Bool { isClosed || connection.isReadClosed }
 
     /// Hands the server one read's bytes (at most ``maximumReadSize``); returns false, reading
@@ -71,10 +72,8 @@ package final class DetachedServerSession {
     /// the socket took it all), and lines held back while the output was full are answered.
     package func takeOutput() -> [UInt8] {
         guard !isClosed else { return [] }
-        loop.deliverWatchEvents(to: connection)
-        var bytes = connection.takeOutput()
-        loop.processInput(connection)
-        bytes += connection.takeOutput()
+        var bytes: [UInt8] = []
+        loop.service(connection) { bytes += $0.takeOutput() }
         return bytes
     }
 

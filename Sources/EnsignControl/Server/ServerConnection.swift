@@ -14,8 +14,20 @@ final class ServerConnection {
     var lastActivity: ContinuousClock.Instant
     /// This connection's watch, while it watches.
     var watch: WatchOutbox?
-    /// The client sent its last byte (or must not be read any more).
+    /// The connection is not read any more, and no more of its input is answered (an
+    /// over-long line, a refusal, the end of a session).
     var isReadClosed = false
+    /// The client closed its sending side: nothing more is read, but the lines received are
+    /// still answered as the output drains, the last one even without a newline.
+    var hasInputEnded = false
+    /// Whether the server still reads from the socket.
+    var isReadable: Bool { !isReadClosed && !hasInputEnded }
+
+    /// Whether received input waits to be answered: a complete line, or the last line of a
+    /// client that closed its side.
+    var hasUnansweredInput: Bool {
+        !isReadClosed && (hasInputEnded || input[inputStart...].contains(0x0A))
+    }
     /// Set when the connection is to be closed once its output is sent, or at this time.
     var closeDeadline: ContinuousClock.Instant?
     /// The socket failed or the connection is finished; the server closes it.
