@@ -28,8 +28,9 @@ import Ensign
 ///
 /// Checked: loading succeeds, or throws ``AppContextLoadError`` whose errors each name a file
 /// in the directory; when `validate` finds no error for the environment, the context loads;
-/// every defined key reads and explains; a reload that reports errors keeps every value; and
-/// validation's diagnostics name files in the directory too.
+/// every defined key reads and explains; a reload applies or fails each part on its own (the
+/// definitions side, the preferences file, the overrides file), and a part that fails keeps
+/// its values; and validation's and reloads' diagnostics name files in the directory too.
 enum DirectoryTarget {
     /// One file, or one edit made after loading.
     private struct Section {
@@ -47,8 +48,8 @@ enum DirectoryTarget {
 
     private static var flags: String { ScratchDirectory.root + "/flags" }
     private static var state: String { ScratchDirectory.root + "/state" }
-    private static var preferencesFile: String { state + "/preferences.yaml" }
-    private static var overridesFile: String { state + "/overrides.yaml" }
+    fileprivate static var preferencesFile: String { state + "/preferences.yaml" }
+    fileprivate static var overridesFile: String { state + "/overrides.yaml" }
 
     /// The validator, with a fixed day so that expiry warnings do not change from day to day.
     private static let validator = ConfigValidator(loader: DefinitionLoader(today: CalendarDay("2026-01-01")!))
@@ -89,7 +90,7 @@ enum DirectoryTarget {
                 "validate --env \(environment) finds no error, but the context refuses to load:\n\(error)")
             return
         }
-        var values = readEveryKey(of: context)
+        var before = readEveryKey(of: context)
         for section in sections where section.action != .write {
             let path = ScratchDirectory.root + "/" + section.path
             if section.action == .remove {
@@ -100,22 +101,97 @@ enum DirectoryTarget {
             let diagnostics = context.reload()
             checkLocations(diagnostics, "a reload")
             let after = readEveryKey(of: context)
+            checkFailedParts(of: diagnostics, before: before, after: after)
             if diagnostics.containsErrors {
-                fuzzCheck(after == values, "a failed reload changed values:\n\(diagnostics.map(\.description))")
                 fuzzCheck(context.status.isDegraded, "a failed reload left the context healthy")
             }
-            values = after
+            before = after
         }
     }
 
-    /// Every key's value, after reading its details and its explanation.
-    private static func readEveryKey(of context: AppContext) -> [String: JSONValue] {
-        var values: [String: JSONValue] = [:]
-        for key in context.definitions.keys {
-            values[key] = context.details(forKeyNamed: key).value
-            _ = context.explain(keyNamed: key)
+    // MARK: Reloads
+
+    /// The parts of a reload, each applied or failed on its own: the definitions side (the
+    /// definitions, the environment overlay), the preferences file, the overrides file.
+    private enum Part: Hashable, CaseIterable {
+        case definitions
+        case preferences
+        case overrides
+
+        /// The part that sets values of `layer` (`nil`: none a reload reads).
+        init?(_ layer: ValueLayer) {
+            switch layer {
+            case .definition, .environment, .deployment, .targeting: self = .definitions
+            case .preference: self = .preferences
+            case .override: self = .overrides
+            case .codeDefault, .fleet, .scopeOverride: return nil
+            }
         }
-        return values
+
+        /// The part a diagnostic's file belongs to.
+        init(file: String) {
+            if file == DirectoryTarget.preferencesFile {
+                self = .preferences
+            } else if file == DirectoryTarget.overridesFile {
+                self = .overrides
+            } else {
+                self = .definitions
+            }
+        }
+    }
+
+    /// One layer's value for a key, where it comes from.
+    private struct LayerValue: Hashable {
+        var value: JSONValue
+        var location: SourcePosition?
+    }
+
+    /// What the context holds: each key's value in force, and its layers' values by part.
+    private struct Reading: Equatable {
+        var values: [String: JSONValue] = [:]
+        var layers: [String: [Part: [LayerValue]]] = [:]
+    }
+
+    /// A reload applies each part or fails it on its own: a part that fails keeps its own
+    /// values (the definitions side also keeps the set of keys), and a reload whose every
+    /// part fails changes no value.
+    private static func checkFailedParts(of diagnostics: [Diagnostic], before: Reading, after: Reading) {
+        let failed = Set(diagnostics.filter(\.isError).map { Part(file: $0.location.file) })
+        guard !failed.isEmpty else { return }
+        let report = diagnostics.map(\.description).joined(separator: "\n")
+        if failed.count == Part.allCases.count {
+            let changed = Set(before.values.keys).union(after.values.keys).sorted().filter {
+                before.values[$0] != after.values[$0]
+            }
+            fuzzCheck(changed.isEmpty, "a reload that failed in every part changed \(changed):\n\(report)")
+        }
+        if failed.contains(.definitions) {
+            fuzzCheck(
+                Set(before.values.keys) == Set(after.values.keys),
+                "a reload whose definitions failed changed the keys:\n\(report)")
+        }
+        for part in failed {
+            for (key, layers) in before.layers where after.layers[key] != nil {
+                fuzzCheck(
+                    layers[part] == after.layers[key]?[part],
+                    "a reload whose \(part) failed changed that part's values of \(key):\n\(report)")
+            }
+        }
+    }
+
+    /// Every key's value and layers, after reading its details.
+    private static func readEveryKey(of context: AppContext) -> Reading {
+        var reading = Reading()
+        for key in context.definitions.keys {
+            reading.values[key] = context.details(forKeyNamed: key).value
+            var layers: [Part: [LayerValue]] = [:]
+            for layer in context.explain(keyNamed: key).layers {
+                guard let part = Part(layer.source.layer) else { continue }
+                layers[part, default: []].append(LayerValue(value: layer.value, location: layer.source.location))
+            }
+            reading.layers[key] = layers
+        }
+        return reading
     }
 
     /// Checks that every error and warning names a file in the scratch directory.
