@@ -22,12 +22,9 @@ final class ServerConnection {
     var hasInputEnded = false
     /// Whether the server still reads from the socket.
     var isReadable: Bool { !isReadClosed && !hasInputEnded }
-
-    /// Whether received input waits to be answered: a complete line, or the last line of a
-    /// client that closed its side.
-    var hasUnansweredInput: Bool {
-        !isReadClosed && (hasInputEnded || input[inputStart...].contains(0x0A))
-    }
+    /// Input received waits to be answered (lines, or the end of input) because the output
+    /// was full: the server answers it as the output drains.
+    var isHoldingInput = false
     /// Set when the connection is to be closed once its output is sent, or at this time.
     var closeDeadline: ContinuousClock.Instant?
     /// The socket failed or the connection is finished; the server closes it.

@@ -168,7 +168,12 @@ final class ServerLoop {
     /// Answers the complete lines received, while the connection's output has room; once
     /// every complete line is answered, deals with the line still arriving.
     func processInput(_ connection: ServerConnection) {
-        while !connection.isReadClosed, connection.pendingOutput < Self.outputHighWater {
+        connection.isHoldingInput = false
+        while !connection.isReadClosed {
+            guard connection.pendingOutput < Self.outputHighWater else {
+                connection.isHoldingInput = true
+                return
+            }
             guard let line = connection.nextLine() else {
                 endOfCompleteLines(connection)
                 return
@@ -297,7 +302,9 @@ final class ServerLoop {
     func service(_ connection: ServerConnection, flush: (ServerConnection) -> Void) {
         deliverWatchEvents(to: connection)
         if connection.pendingOutput > 0 { flush(connection) }
-        while !connection.isFinished, connection.pendingOutput < Self.outputHighWater, connection.hasUnansweredInput {
+        while !connection.isFinished, !connection.isReadClosed, connection.isHoldingInput,
+            connection.pendingOutput < Self.outputHighWater
+        {
             processInput(connection)
             if connection.pendingOutput > 0 { flush(connection) }
         }
