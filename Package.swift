@@ -36,7 +36,7 @@ let package = Package(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
-        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign", "EnsignControl"]),
+        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign", "EnsignControl", "EnsignFleet"]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(

@@ -4,13 +4,19 @@ import EnsignControl
 /// The code under fuzzing: each target takes arbitrary bytes and must never crash, hang or
 /// leak, whatever they are. Errors are fine; traps are bugs.
 enum FuzzTargets {
-    static let names = ["yaml", "targeting", "control"]
+    /// Every target, in the order `scripts/fuzz` runs them. Each one's input format is
+    /// documented at its function or type.
+    static let names = ["yaml", "targeting", "control", "session", "fleet", "directory"]
 
+    /// Runs `bytes` through the target named `target`.
     static func run(_ target: String, _ bytes: [UInt8]) {
         switch target {
         case "yaml": yamlAndDefinitions(bytes)
         case "targeting": targeting(bytes)
         case "control": controlProtocol(bytes)
+        case "session": SessionTarget.run(bytes)
+        case "fleet": FleetTarget.run(bytes)
+        case "directory": DirectoryTarget.run(bytes)
         default: break
         }
     }

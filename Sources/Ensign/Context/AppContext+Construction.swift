@@ -122,9 +122,13 @@ extension AppContext {
 
     /// Reads every file again and applies the result as one transaction.
     ///
-    /// A reload that finds errors changes nothing: the last good values stay in force, the
-    /// context's ``status`` becomes degraded with the diagnostics, and the change log records
-    /// the failure. The next good reload recovers. A reload replaces only what it read:
+    /// The files form three parts, each applied or failed on its own: the definitions side
+    /// (definitions, environment overlay, deployment files), the preferences file and the
+    /// overrides file. A part with errors changes nothing: its last good values stay in force,
+    /// the context's ``status`` becomes degraded with the diagnostics, and the change log
+    /// records the failure; the parts that read cleanly are still applied, so a bad
+    /// preferences file does not hold back a fixed definitions file. The next good reload of
+    /// a failed part recovers it. A reload replaces only what it read:
     /// overrides, preferences and scope overrides set in memory stay as they were written
     /// (an external edit of the overrides or preferences file is applied key by key, for the
     /// keys whose value in the file changed).

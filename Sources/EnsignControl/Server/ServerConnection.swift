@@ -14,8 +14,17 @@ final class ServerConnection {
     var lastActivity: ContinuousClock.Instant
     /// This connection's watch, while it watches.
     var watch: WatchOutbox?
-    /// The client sent its last byte (or must not be read any more).
+    /// The connection is not read any more, and no more of its input is answered (an
+    /// over-long line, a refusal, the end of a session).
     var isReadClosed = false
+    /// The client closed its sending side: nothing more is read, but the lines received are
+    /// still answered as the output drains, the last one even without a newline.
+    var hasInputEnded = false
+    /// Whether the server still reads from the socket.
+    var isReadable: Bool { !isReadClosed && !hasInputEnded }
+    /// Input received waits to be answered (lines, or the end of input) because the output
+    /// was full: the server answers it as the output drains.
+    var isHoldingInput = false
     /// Set when the connection is to be closed once its output is sent, or at this time.
     var closeDeadline: ContinuousClock.Instant?
     /// The socket failed or the connection is finished; the server closes it.
@@ -65,6 +74,15 @@ final class ServerConnection {
             output.removeFirst(outputOffset)
             outputOffset = 0
         }
+    }
+
+    /// Takes the queued output as if the socket had accepted all of it: a
+    /// ``DetachedServerSession`` hands it to its caller instead of sending it.
+    func takeOutput() -> [UInt8] {
+        let taken = Array(output[outputOffset...])
+        output.removeAll(keepingCapacity: true)
+        outputOffset = 0
+        return taken
     }
 
     /// Appends received bytes.

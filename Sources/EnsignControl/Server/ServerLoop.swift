@@ -65,7 +65,7 @@ final class ServerLoop {
             descriptors.append(pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0))
             for connection in connections {
                 var events: Int32 = 0
-                if !connection.isReadClosed, connection.pendingOutput < Self.outputHighWater { events |= POLLIN }
+                if connection.isReadable, connection.pendingOutput < Self.outputHighWater { events |= POLLIN }
                 if connection.pendingOutput > 0 { events |= POLLOUT }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
@@ -79,7 +79,7 @@ final class ServerLoop {
             if descriptors[0].revents & Int16(POLLIN) != 0 { acceptPending() }
             for (index, connection) in polled.enumerated() {
                 let events = Int32(descriptors[index + 2].revents)
-                if events & (POLLIN | POLLHUP | POLLERR) != 0, !connection.isReadClosed { read(connection) }
+                if events & (POLLIN | POLLHUP | POLLERR) != 0, connection.isReadable { read(connection) }
                 if events & POLLNVAL != 0 { connection.isFinished = true }
             }
             serviceConnections(now: clock.now)
@@ -143,38 +143,67 @@ final class ServerLoop {
                 endOfInput(connection)
                 return
             }
-            connection.lastActivity = clock.now
-            readBuffer.withUnsafeBytes { connection.receive(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
-            processInput(connection)
-            if connection.isReadClosed || connection.pendingOutput >= Self.outputHighWater { return }
+            readBuffer.withUnsafeBytes { buffer in
+                self.received(UnsafeRawBufferPointer(rebasing: buffer[..<received]), on: connection)
+            }
+            if !connection.isReadable || connection.pendingOutput >= Self.outputHighWater { return }
         }
     }
 
-    /// The client closed its side: a last line without a newline is still answered, then
-    /// the connection closes once the replies are sent.
-    private func endOfInput(_ connection: ServerConnection) {
+    /// Bytes read from `connection`'s socket: frames and answers its complete lines.
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: ServerConnection) {
+        connection.lastActivity = clock.now
+        connection.receive(bytes)
         processInput(connection)
-        let rest = connection.takeRemainingInput()
-        if !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            answer(rest, on: connection)
-        }
-        connection.close(after: Self.closeGracePeriod, now: clock.now)
     }
 
-    /// Answers the complete lines received, while the connection's output has room.
-    private func processInput(_ connection: ServerConnection) {
-        while !connection.isReadClosed, connection.pendingOutput < Self.outputHighWater,
-            let line = connection.nextLine()
-        {
+    /// The client closed its side: the lines received are still answered (as the output
+    /// drains, like any others), then a last line without a newline, then the connection
+    /// closes once the replies are sent.
+    func endOfInput(_ connection: ServerConnection) {
+        connection.hasInputEnded = true
+        processInput(connection)
+    }
+
+    /// Answers the complete lines received, while the connection's output has room; once
+    /// every complete line is answered, deals with the line still arriving.
+    func processInput(_ connection: ServerConnection) {
+        connection.isHoldingInput = false
+        while !connection.isReadClosed {
+            guard connection.pendingOutput < Self.outputHighWater else {
+                connection.isHoldingInput = true
+                return
+            }
+            guard let line = connection.nextLine() else {
+                endOfCompleteLines(connection)
+                return
+            }
             answer(line, on: connection)
         }
-        if !connection.isReadClosed, connection.unreadInput.count > ControlProtocol.maximumLineLength {
-            let error = ControlError(
-                .tooLarge,
-                "a request line is longer than \(ControlProtocol.maximumLineLength) bytes; the connection is closed")
-            connection.send(ControlReply(id: .none, outcome: .failure(error)).json)
+    }
+
+    /// Every complete line is answered: what is left is a line still arriving, or the last
+    /// line of a client that closed its side.
+    ///
+    /// Only this line is measured against the limit, never lines held back while the output
+    /// was full (they are answered, and measured, in turn). A last CR does not count: it may
+    /// be the start of the line's CRLF.
+    private func endOfCompleteLines(_ connection: ServerConnection) {
+        if connection.hasInputEnded {
+            let rest = connection.takeRemainingInput()
+            if !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                answer(rest, on: connection)
+            }
             connection.close(after: Self.closeGracePeriod, now: clock.now)
+            return
         }
+        let partial = connection.unreadInput
+        guard partial.count - (partial.last == 0x0D ? 1 : 0) > ControlProtocol.maximumLineLength else { return }
+        let error = ControlError(
+            .tooLarge,
+            "a request line is longer than \(ControlProtocol.maximumLineLength) bytes; the connection is closed")
+        connection.send(ControlReply(id: .none, outcome: .failure(error)).json)
+        connection.close(after: Self.closeGracePeriod, now: clock.now)
     }
 
     private func answer(_ line: ArraySlice<UInt8>, on connection: ServerConnection) {
@@ -230,7 +259,7 @@ final class ServerLoop {
         }
     }
 
-    private func stopWatching(_ connection: ServerConnection) {
+    func stopWatching(_ connection: ServerConnection) {
         guard let outbox = connection.watch else { return }
         connection.watch = nil
         if core.hub.remove(outbox) {
@@ -243,22 +272,7 @@ final class ServerLoop {
     /// what can be sent, and closes finished, timed-out and idle connections.
     private func serviceConnections(now: ContinuousClock.Instant) {
         for connection in connections where !connection.isFinished {
-            if let outbox = connection.watch, connection.pendingOutput < Self.outputHighWater {
-                for item in outbox.take(upTo: 256) {
-                    switch item {
-                    case .change(let batch, let time):
-                        connection.send(
-                            ControlEvent.change(watch: outbox.watchID, ChangeEventReport(batch, time: time)).json)
-                    case .dropped(let count):
-                        connection.send(ControlEvent.dropped(watch: outbox.watchID, count: count).json)
-                    }
-                }
-                if !outbox.isEmpty { core.wake.signal() }
-            }
-            if connection.pendingOutput > 0 { connection.flush() }
-            // Lines held back while the output was full.
-            if connection.pendingOutput < Self.outputHighWater { processInput(connection) }
-            if connection.pendingOutput > 0 { connection.flush() }
+            service(connection) { $0.flush() }
             if let deadline = connection.closeDeadline, connection.pendingOutput == 0 || now >= deadline {
                 connection.isFinished = true
             } else if connection.watch == nil, connection.closeDeadline == nil,
@@ -277,6 +291,37 @@ final class ServerLoop {
         }
         connections.removeAll { $0.isFinished }
         core.connectionCount.store(connections.count, ordering: .relaxed)
+    }
+
+    /// Moves queued watch events into `connection`'s output and sends it with `flush`, then
+    /// answers the lines held back while the output was full, for as long as `flush` makes
+    /// room for their replies.
+    ///
+    /// Held-back lines are answered here, not when more input arrives: a client that sent
+    /// all its requests waits for their replies and sends nothing more.
+    func service(_ connection: ServerConnection, flush: (ServerConnection) -> Void) {
+        deliverWatchEvents(to: connection)
+        if connection.pendingOutput > 0 { flush(connection) }
+        while !connection.isFinished, !connection.isReadClosed, connection.isHoldingInput,
+            connection.pendingOutput < Self.outputHighWater
+        {
+            processInput(connection)
+            if connection.pendingOutput > 0 { flush(connection) }
+        }
+    }
+
+    /// Moves queued watch events into `connection`'s output while it has room.
+    func deliverWatchEvents(to connection: ServerConnection) {
+        guard let outbox = connection.watch, connection.pendingOutput < Self.outputHighWater else { return }
+        for item in outbox.take(upTo: 256) {
+            switch item {
+            case .change(let batch, let time):
+                connection.send(ControlEvent.change(watch: outbox.watchID, ChangeEventReport(batch, time: time)).json)
+            case .dropped(let count):
+                connection.send(ControlEvent.dropped(watch: outbox.watchID, count: count).json)
+            }
+        }
+        if !outbox.isEmpty { core.wake.signal() }
     }
 
     /// Milliseconds until the nearest idle or closing deadline; -1 (wait for an event) when none.

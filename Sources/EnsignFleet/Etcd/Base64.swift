@@ -1,6 +1,6 @@
 /// Standard base64 (RFC 4648, with padding), the encoding etcd's JSON gateway uses for keys
 /// and values. Written here so EnsignFleet needs no Foundation.
-enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -9,7 +9,7 @@ enum Base64 {
     }()
 
     /// `bytes` as base64 text.
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
@@ -26,7 +26,7 @@ enum Base64 {
     }
 
     /// The bytes of base64 `text` (padding optional), or `nil` when it is not base64.
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count / 4 * 3)
         var group: UInt32 = 0

@@ -13,6 +13,9 @@ struct EtcdEndpoint: Sendable {
 
     var name: String { url.description }
 
+    /// Reads this endpoint's answers.
+    private var replies: EtcdReplyReader { EtcdReplyReader(endpoint: name) }
+
     private var connection: HTTPConnection {
         HTTPConnection(endpoint: url, dialTimeout: configuration.dialTimeout, cancellation: cancellation)
     }
@@ -45,8 +48,8 @@ struct EtcdEndpoint: Sendable {
         } catch {
             throw transportError(error)
         }
-        let json = try parse(response.body)
-        guard response.status == 200 else { throw serverError(json, status: response.status) }
+        let json = try replies.json(response.body)
+        guard response.status == 200 else { throw replies.serverError(json, status: response.status) }
         return json
     }
 
@@ -67,9 +70,7 @@ struct EtcdEndpoint: Sendable {
         if let token = tokens.token(for: name) { return token }
         let body = JSONValue.object(["name": .string(credentials.username), "password": .string(credentials.password)])
         let json = try post("/v3/auth/authenticate", body, headers: [(name: "Content-Type", value: "application/json")])
-        guard let token = json["token"]?.stringValue else {
-            throw .malformedResponse(endpoint: name, detail: "authenticate returned no token")
-        }
+        let token = try replies.token(json)
         tokens.store(token, for: name)
         return token
     }
@@ -81,20 +82,20 @@ struct EtcdEndpoint: Sendable {
         var body: [String: JSONValue] = ["key": .string(Base64.encode(key.utf8))]
         if let rangeEnd { body["range_end"] = .string(Base64.encode(rangeEnd)) }
         let json = try call("/v3/kv/range", .object(body))
-        return try rangeResult(json)
+        return try replies.range(json)
     }
 
     func put(_ key: String, value: [UInt8]) throws(EtcdError) -> Int64 {
         let json = try call(
             "/v3/kv/put", .object(["key": .string(Base64.encode(key.utf8)), "value": .string(Base64.encode(value))]))
-        return try revision(of: json)
+        return try replies.revision(of: json)
     }
 
     func delete(_ key: String, rangeEnd: [UInt8]?) throws(EtcdError) -> (revision: Int64, deleted: Int64) {
         var body: [String: JSONValue] = ["key": .string(Base64.encode(key.utf8))]
         if let rangeEnd { body["range_end"] = .string(Base64.encode(rangeEnd)) }
         let json = try call("/v3/kv/deleterange", .object(body))
-        return (try revision(of: json), json["deleted"]?.int64Value ?? 0)
+        return try replies.deletion(json)
     }
 
     /// Puts (`value`) or deletes (`nil`) `key` if its mod revision is still `modRevision`
@@ -116,10 +117,7 @@ struct EtcdEndpoint: Sendable {
                 "compare": [compare], "success": [operation],
                 "failure": [.object(["request_range": .object(["key": encodedKey])])],
             ]))
-        let revision = try revision(of: json)
-        if json["succeeded"]?.boolValue == true { return .succeeded(revision: revision) }
-        let current = try json["responses"]?.arrayValue?.first?["response_range"].map(rangeResult)
-        return .failed(current: current?.keyValues.first, revision: revision)
+        return try replies.comparison(json)
     }
 
     func compact(revision: Int64) throws(EtcdError) {
@@ -163,7 +161,7 @@ struct EtcdEndpoint: Sendable {
                         throw EtcdError.malformedResponse(endpoint: name, detail: "\(error)")
                     }
                     for message in messages {
-                        guard try onResponse(try watchResponse(parse(message))) else {
+                        guard try onResponse(try replies.watchResponse(replies.json(message))) else {
                             stoppedByCaller = true
                             return false
                         }
@@ -177,58 +175,9 @@ struct EtcdEndpoint: Sendable {
         } catch {
             throw .malformedResponse(endpoint: name, detail: "\(error)")
         }
-        if status != 200 { throw serverError((try? parse(errorBody)) ?? .null, status: status) }
+        if status != 200 { throw replies.serverError((try? replies.json(errorBody)) ?? .null, status: status) }
         if stoppedByCaller { return }
         throw .unreachable(["\(name): the watch stream ended"])
-    }
-
-    // MARK: Decoding
-
-    private func parse(_ bytes: [UInt8]) throws(EtcdError) -> JSONValue {
-        do {
-            return try JSONValue(jsonBytes: bytes)
-        } catch {
-            let text = String(decoding: bytes.prefix(200), as: UTF8.self)
-            throw .malformedResponse(endpoint: name, detail: "not JSON (\(error)): \(text)")
-        }
-    }
-
-    private func revision(of json: JSONValue) throws(EtcdError) -> Int64 {
-        guard let revision = json["header"]?["revision"]?.int64Value else {
-            throw .malformedResponse(endpoint: name, detail: "no header revision")
-        }
-        return revision
-    }
-
-    private func rangeResult(_ json: JSONValue) throws(EtcdError) -> EtcdRange {
-        var keyValues: [EtcdKeyValue] = []
-        for item in json["kvs"]?.arrayValue ?? [] { keyValues.append(try EtcdKeyValue(json: item, endpoint: name)) }
-        return EtcdRange(revision: try revision(of: json), keyValues: keyValues)
-    }
-
-    private func watchResponse(_ json: JSONValue) throws(EtcdError) -> EtcdWatchResponse {
-        if let error = json["error"] { throw serverError(error, status: 200) }
-        guard let result = json["result"] else {
-            throw .malformedResponse(endpoint: name, detail: "a watch message has no 'result'")
-        }
-        var events: [EtcdEvent] = []
-        for event in result["events"]?.arrayValue ?? [] {
-            guard let kv = event["kv"] else { throw .malformedResponse(endpoint: name, detail: "an event has no kv") }
-            let kind: EtcdEvent.Kind = event["type"]?.stringValue == "DELETE" ? .delete : .put
-            events.append(EtcdEvent(kind: kind, keyValue: try EtcdKeyValue(json: kv, endpoint: name)))
-        }
-        return EtcdWatchResponse(
-            revision: result["header"]?["revision"]?.int64Value ?? 0, isCreated: result["created"]?.boolValue == true,
-            isCanceled: result["canceled"]?.boolValue == true, cancelReason: result["cancel_reason"]?.stringValue,
-            compactRevision: result["compact_revision"]?.int64Value ?? 0, events: events)
-    }
-
-    /// An error answer: `{"error": "…", "message": "…", "code": N}` (unary) or
-    /// `{"grpc_code": N, "message": "…"}` (inside a stream's `error`).
-    private func serverError(_ json: JSONValue, status: Int) -> EtcdError {
-        let code = json["code"]?.intValue ?? json["grpc_code"]?.intValue ?? (status == 200 ? 2 : 0)
-        let message = json["message"]?.stringValue ?? json["error"]?.stringValue ?? "HTTP status \(status)"
-        return .server(endpoint: name, code: code, message: message)
     }
 
     private func transportError(_ error: HTTPError) -> EtcdError {

@@ -62,33 +62,38 @@ public enum EtcdComparison: Sendable, Hashable {
 }
 
 /// One change a watch reports.
-struct EtcdEvent: Sendable, Hashable {
-    enum Kind: Sendable, Hashable {
+package struct EtcdEvent: Sendable, Hashable {
+    /// What happened to the key.
+    package enum Kind: Sendable, Hashable {
+        /// The key was written.
         case put
+        /// The key was deleted.
         case delete
     }
 
-    var kind: Kind
-    var keyValue: EtcdKeyValue
+    /// What happened to the key.
+    package var kind: Kind
+    /// The key as the change left it (for a delete: its key and revisions).
+    package var keyValue: EtcdKeyValue
 }
 
 /// One message of a watch stream.
-struct EtcdWatchResponse: Sendable, Hashable {
+package struct EtcdWatchResponse: Sendable, Hashable {
     /// The store revision when etcd sent it.
-    var revision: Int64
+    package var revision: Int64
     /// The watch was just created.
-    var isCreated: Bool
+    package var isCreated: Bool
     /// The watch was cancelled by etcd (for example, its start revision was compacted).
-    var isCanceled: Bool
+    package var isCanceled: Bool
     /// Why it was cancelled.
-    var cancelReason: String?
+    package var cancelReason: String?
     /// When non-zero: the start revision was compacted; the oldest revision available.
-    var compactRevision: Int64
+    package var compactRevision: Int64
     /// The changes, in revision order.
-    var events: [EtcdEvent]
+    package var events: [EtcdEvent]
 
     /// Whether it is a progress notification (no events; everything up to `revision` was sent).
-    var isProgressNotification: Bool { events.isEmpty && !isCreated && !isCanceled && compactRevision == 0 }
+    package var isProgressNotification: Bool { events.isEmpty && !isCreated && !isCanceled && compactRevision == 0 }
 }
 
 extension JSONValue {

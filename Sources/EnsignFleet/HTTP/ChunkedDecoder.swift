@@ -8,7 +8,7 @@
 /// _ = try decoder.feed(Array("5\r\nhel".utf8)[...], into: &body)  // body == "hel"
 /// _ = try decoder.feed(Array("lo\r\n0\r\n\r\n".utf8)[...], into: &body)  // body == "hello", isComplete
 /// ```
-struct ChunkedDecoder {
+package struct ChunkedDecoder {
     private enum State {
         case sizeLine
         case data(remaining: Int)
@@ -20,20 +20,23 @@ struct ChunkedDecoder {
     private var state = State.sizeLine
     private var line: [UInt8] = []
 
+    /// A decoder at the start of a body.
+    package init() {}
+
     /// The longest size or trailer line accepted.
     static let maximumLineLength = 4096
     /// The largest chunk accepted.
     static let maximumChunkSize = 1 << 30
 
     /// Whether the last chunk and the trailer have been read.
-    var isComplete: Bool {
+    package var isComplete: Bool {
         if case .done = state { return true }
         return false
     }
 
     /// Decodes `input`, appending data to `output`; returns how many bytes of `input` it used
     /// (fewer than all only once the body is complete: the rest belongs to what follows).
-    mutating func feed(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HTTPError) -> Int {
+    package mutating func feed(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HTTPError) -> Int {
         var index = input.startIndex
         while index < input.endIndex {
             switch state {

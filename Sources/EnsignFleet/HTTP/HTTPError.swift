@@ -1,5 +1,5 @@
 /// Why an HTTP exchange failed.
-enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL cannot be used.
     case invalidURL(String, reason: String)
     /// The host name did not resolve.
@@ -17,7 +17,7 @@ enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The exchange was cancelled (the source is stopping).
     case cancelled
 
-    var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid URL '\(url)': \(reason)"
         case .unresolvable(let host, let reason): return "cannot resolve '\(host)': \(reason)"

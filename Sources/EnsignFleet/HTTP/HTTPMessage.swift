@@ -23,19 +23,22 @@ struct HTTPRequest: Sendable {
 }
 
 /// The status line and headers of a response.
-struct HTTPResponseHead: Sendable {
-    var status: Int
-    var reason: String
-    var headers: [(name: String, value: String)]
+package struct HTTPResponseHead: Sendable {
+    /// The status code.
+    package var status: Int
+    /// The reason phrase.
+    package var reason: String
+    /// The header fields, in order.
+    package var headers: [(name: String, value: String)]
 
     /// The first value of the header `name` (case-insensitive).
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// Parses the bytes before the blank line: `HTTP/1.1 200 OK`, then `Name: value` lines.
-    init(parsing bytes: ArraySlice<UInt8>) throws(HTTPError) {
+    package init(parsing bytes: ArraySlice<UInt8>) throws(HTTPError) {
         // Split on bytes: as Characters, "\r\n" is one grapheme and never equals "\n".
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
@@ -60,7 +63,7 @@ struct HTTPResponseHead: Sendable {
     }
 
     /// How the body is delimited.
-    func bodyFraming(forMethod method: String) throws(HTTPError) -> BodyFraming {
+    package func bodyFraming(forMethod method: String) throws(HTTPError) -> BodyFraming {
         if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return .none }
         if let encoding = header("Transfer-Encoding") {
             guard encoding.lowercased().split(separator: ",").last?.trimmingSpaces == "chunked" else {
@@ -76,7 +79,7 @@ struct HTTPResponseHead: Sendable {
     }
 
     /// How a response body ends.
-    enum BodyFraming: Equatable {
+    package enum BodyFraming: Equatable {
         case none
         case length(Int)
         case chunked

@@ -3,7 +3,7 @@
 /// cut the bytes.
 ///
 /// It tracks only nesting and strings; each value it returns is parsed by the strict parser.
-struct JSONStreamSplitter {
+package struct JSONStreamSplitter {
     private var pending: [UInt8] = []
     private var scanned = 0
     private var depth = 0
@@ -14,12 +14,13 @@ struct JSONStreamSplitter {
     /// The largest single value accepted.
     let maximumValueSize: Int
 
-    init(maximumValueSize: Int = 64 << 20) {
+    /// A splitter at the start of a stream.
+    package init(maximumValueSize: Int = 64 << 20) {
         self.maximumValueSize = maximumValueSize
     }
 
     /// Adds `bytes` and returns every value they complete, in order.
-    mutating func feed(_ bytes: some Collection<UInt8>) throws(HTTPError) -> [[UInt8]] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) throws(HTTPError) -> [[UInt8]] {
         pending.append(contentsOf: bytes)
         var values: [[UInt8]] = []
         while scanned < pending.count {

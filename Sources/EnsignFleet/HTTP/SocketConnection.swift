@@ -9,7 +9,7 @@
 /// interrupts it at once. The only place in EnsignFleet that touches sockets.
 ///
 /// Not thread-safe: one thread uses a connection at a time.
-final class SocketConnection {
+final class SocketConnection: HTTPByteSource {
     private(set) var descriptor: Int32
     let cancellation: Cancellation?
 
@@ -116,11 +116,12 @@ final class SocketConnection {
         }
     }
 
-    /// Receives up to `maximum` bytes, appending them to `buffer`; returns how many (0 when
-    /// the peer closed the connection).
+    /// Receives up to 64 KiB, appending them to `buffer`; returns how many (0 when the peer
+    /// closed the connection).
     func receive(
-        into buffer: inout [UInt8], maximum: Int = 65536, deadline: ContinuousClock.Instant?, while activity: String
+        into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, while activity: String
     ) throws(HTTPError) -> Int {
+        let maximum = 65536
         while true {
             let received = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { scratch in
                 let count = recv(descriptor, scratch.baseAddress!, maximum, 0)
