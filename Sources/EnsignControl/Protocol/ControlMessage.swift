@@ -35,8 +35,8 @@ public struct ControlReply: Sendable, Hashable {
 public enum ControlEvent: Sendable, Hashable {
     /// Keys changed in one transaction (only the keys the watch asked for).
     case change(watch: ControlRequestID, ChangeEventReport)
-    /// The client read too slowly and `count` change events were dropped; the next events
-    /// are current again.
+    /// The client read too slowly and the `count` oldest queued change events were dropped;
+    /// the events after this one are the newest, so the last of them are current.
     case dropped(watch: ControlRequestID, count: Int)
 
     /// The event as a JSON object.

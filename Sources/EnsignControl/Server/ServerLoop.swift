@@ -214,6 +214,13 @@ final class ServerLoop {
             reply = ControlReply(id: request.id, outcome: perform(request, on: connection))
         } catch {
             reply = ControlReply(id: error.id, outcome: .failure(error.error))
+            // An over-long line closes the connection however it arrived: in pieces (measured
+            // while it arrives) or whole in one read, newline included.
+            if error.error.code == .tooLarge {
+                connection.send(reply.json)
+                connection.close(after: Self.closeGracePeriod, now: clock.now)
+                return
+            }
         }
         connection.send(reply.json)
     }
@@ -302,6 +309,13 @@ final class ServerLoop {
     func service(_ connection: ServerConnection, flush: (ServerConnection) -> Void) {
         deliverWatchEvents(to: connection)
         if connection.pendingOutput > 0 { flush(connection) }
+        // The flush may have made room for events still queued. Nothing else would wake the
+        // loop for them: the output is no longer full, so the socket is not polled for
+        // writing, and the app may not change again. A watcher that stopped reading and
+        // resumed would otherwise get nothing more until an unrelated request came.
+        if let outbox = connection.watch, !outbox.isEmpty, connection.pendingOutput < Self.outputHighWater {
+            core.wake.signal()
+        }
         while !connection.isFinished, !connection.isReadClosed, connection.isHoldingInput,
             connection.pendingOutput < Self.outputHighWater
         {

@@ -47,9 +47,10 @@ final class WatchHub: Sendable {
 
 /// The bounded queue of change events for one watching connection.
 ///
-/// When the client reads too slowly and the queue is full, further events are dropped and
-/// counted; the count is queued as one `dropped` item in their place, so the client learns
-/// exactly where it missed events and how many.
+/// When the client reads too slowly and the queue is full, the oldest events are dropped and
+/// counted; the client gets one `dropped` event with the count before the events that
+/// remain. The newest events are always kept, so a client that catches up learns every key's
+/// latest value, and exactly how many changes it missed before them.
 final class WatchOutbox: Sendable {
     enum Item: Sendable {
         case change(ChangeBatch, WallClockTime)
@@ -57,9 +58,12 @@ final class WatchOutbox: Sendable {
     }
 
     private struct State {
-        var items: [Item] = []
+        var changes: [(ChangeBatch, WallClockTime)] = []
         var head = 0
-        var changeCount = 0
+        /// Changes dropped before `head` since the client was last told.
+        var dropped = 0
+
+        var count: Int { changes.count - head }
     }
 
     /// The `id` of the watch request, repeated in each event.
@@ -75,8 +79,8 @@ final class WatchOutbox: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Queues the part of `batch` this watch asked for; returns whether anything was queued
-    /// (or counted as dropped).
+    /// Queues the part of `batch` this watch asked for, dropping the oldest queued event when
+    /// the queue is full; returns whether anything was queued.
     func offer(_ batch: ChangeBatch, time: WallClockTime) -> Bool {
         var batch = batch
         if let keys {
@@ -84,34 +88,33 @@ final class WatchOutbox: Sendable {
             if batch.changes.isEmpty { return false }
         }
         state.withLock { state in
-            if state.changeCount >= capacity {
-                if case .dropped(let count)? = state.items.last, state.items.count > state.head {
-                    state.items[state.items.count - 1] = .dropped(count + 1)
-                } else {
-                    state.items.append(.dropped(1))
-                }
-            } else {
-                state.items.append(.change(batch, time))
-                state.changeCount += 1
+            if state.count >= capacity {
+                state.head += 1
+                state.dropped += 1
+            }
+            state.changes.append((batch, time))
+            if state.head > capacity {
+                state.changes.removeFirst(state.head)
+                state.head = 0
             }
         }
         return true
     }
 
-    /// Takes up to `limit` queued items, oldest first.
+    /// Takes up to `limit` queued changes, oldest first, after a `dropped` item when changes
+    /// were dropped since the last take.
     func take(upTo limit: Int) -> [Item] {
         state.withLock { state in
-            let end = min(state.items.count, state.head + limit)
-            let taken = Array(state.items[state.head..<end])
-            state.head = end
-            for item in taken {
-                if case .change = item { state.changeCount -= 1 }
+            var taken: [Item] = []
+            if state.dropped > 0 {
+                taken.append(.dropped(state.dropped))
+                state.dropped = 0
             }
-            if state.head == state.items.count {
-                state.items.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head > 1024 {
-                state.items.removeFirst(state.head)
+            let end = min(state.changes.count, state.head + limit)
+            for (batch, time) in state.changes[state.head..<end] { taken.append(.change(batch, time)) }
+            state.head = end
+            if state.head == state.changes.count {
+                state.changes.removeAll(keepingCapacity: true)
                 state.head = 0
             }
             return taken
@@ -119,5 +122,5 @@ final class WatchOutbox: Sendable {
     }
 
     /// Whether items are waiting.
-    var isEmpty: Bool { state.withLock { $0.head == $0.items.count } }
+    var isEmpty: Bool { state.withLock { $0.count == 0 && $0.dropped == 0 } }
 }

@@ -38,6 +38,30 @@ struct WatchTests {
         #expect(report.cause.actor == "cli")
     }
 
+    @Test("A watcher that stops reading through 3,000 changes gets the rest, or a dropped notice, once it reads again")
+    func slowWatcherCatchesUp() throws {
+        let harness = try ServerHarness()
+        let raw = try harness.raw()
+        #expect(try raw.request(#"{"id":1,"op":"watch","keys":["beneficiaries.pageSize"]}"#)?["ok"] == true)
+        // Far more events than the socket, the server's output and the watch queue together hold.
+        for change in 0..<3_000 { try harness.context.setOverride(.pageSize, to: 5 + change % 90) }
+        let last = 99  // a value no earlier change had
+        try harness.context.setOverride(.pageSize, to: last)
+        var events = 0
+        var dropped = 0
+        var lastValue: JSONValue?
+        // Nothing else is sent: the server must go on writing as the client drains its side.
+        while lastValue != .int(last), let event = try raw.receive(timeout: .seconds(10)) {
+            events += 1
+            if event["event"] == "dropped" { dropped += event["count"]?.intValue ?? 0 }
+            if let change = event["changes"]?.arrayValue?.last { lastValue = change["new"] }
+        }
+        #expect(
+            lastValue == .int(last),
+            "received \(events) events (\(dropped) dropped), the last value \(lastValue?.jsonText ?? "none")")
+        #expect(dropped > 0, "the queue overflowed, so the client was told how many changes it missed")
+    }
+
     @Test("Watching an undefined key is NOT_FOUND")
     func watchUndefined() throws {
         let harness = try ServerHarness()

@@ -54,6 +54,16 @@ struct RobustnessTests {
         #expect(try harness.client().get("beneficiaries.pageSize").value == 30)
     }
 
+    @Test("A complete line over 64 KiB arriving in one piece, newline included, also closes the connection")
+    func oversizeCompleteLine() throws {
+        let harness = try ServerHarness()
+        let raw = try harness.raw()
+        try raw.send([UInt8](repeating: 0x61, count: 100 * 1024) + [0x0A])
+        #expect(try raw.receive()?["error"]?["code"] == "TOO_LARGE")
+        #expect(raw.isClosedByServer())
+        #expect(try harness.client().get("beneficiaries.pageSize").value == 30)
+    }
+
     @Test("A truncated line followed by a disconnect, and a client that leaves mid-reply, harm nothing")
     func abruptDisconnects() throws {
         let harness = try ServerHarness()
