@@ -21,11 +21,14 @@ public struct ControlServerOptions: Sendable {
     public var allowsWritesInProduction: Bool
     /// The directory for the socket; `nil` uses ``ControlRuntimeDirectory/defaultPath``.
     public var runtimeDirectory: String?
-    /// An exact socket path, instead of `<runtimeDirectory>/<appName>.<pid>.sock` (the
-    /// directory is then not created or checked: keep it private).
+    /// An exact socket path, instead of `<runtimeDirectory>/<appName>.<pid>.sock`. Its
+    /// directory is not created; it must be a real directory of this user's (or root's) that
+    /// nobody else can write to, or the server does not start.
     public var socketPath: String?
-    /// How many connections are served at once; one more gets a `BUSY` error and is closed.
-    /// Default: 16.
+    /// How many connections are served at once. When all are in use, a newcomer takes the
+    /// place of the connection idle the longest (idle for half a second at least; it is told
+    /// why); when none is idle, it gets a `BUSY` error and is closed. Watching connections may
+    /// take three quarters of the slots; the rest stay for requests. Default: 16.
     public var maximumConnections: Int
     /// A connection that sends nothing for this long is closed (watching connections are
     /// exempt). Default: 5 minutes.

@@ -38,6 +38,14 @@ final class ServerLoop {
     static let outputHighWater = 1 << 16
     static let closeGracePeriod: Duration = .seconds(2)
     static let readChunk = 1 << 16
+    /// How long a connection must have been quiet before a newcomer may take its place.
+    static let evictionIdleTime: Duration = .milliseconds(500)
+
+    /// How many connections may watch at once: a quarter of the slots (at least one) stay
+    /// for requests, so watchers never lock `ensign set` out.
+    static func watcherLimit(maximumConnections: Int) -> Int {
+        max(0, maximumConnections - max(1, maximumConnections / 4))
+    }
 
     private let core: ServerCore
     private let listener: Int32
@@ -48,6 +56,8 @@ final class ServerLoop {
     private var connections: [ServerConnection] = []
     private var observation: ObservationToken?
     private var readBuffer = [UInt8](repeating: 0, count: ServerLoop.readChunk)
+    private var refusalLog = RateLimitedLog()
+    private var busyLog = RateLimitedLog()
 
     init(core: ServerCore, listener: Int32, socketPath: String, socketIdentity: FileIdentity?) {
         self.core = core
@@ -93,13 +103,13 @@ final class ServerLoop {
         while let descriptor = UnixSocket.accept(from: listener) {
             let peer = UnixSocket.peerCredentials(of: descriptor)
             if let refusal = refusal(of: peer) {
-                core.options.log(refusal)
+                if let line = refusalLog.line(refusal, now: clock.now) { core.options.log(line) }
                 refuse(descriptor, ControlError(.forbidden, "this app's control server serves only its own user"))
                 continue
             }
-            guard connections.count < core.options.maximumConnections else {
-                core.options.log(
-                    "refused a connection: already \(connections.count) connections (maximumConnections)")
+            guard connections.count < core.options.maximumConnections || evictIdlest() else {
+                let message = "refused a connection: already \(connections.count) connections (maximumConnections)"
+                if let line = busyLog.line(message, now: clock.now) { core.options.log(line) }
                 refuse(
                     descriptor,
                     ControlError(.busy, "the app already has \(connections.count) control connections; try again later")
@@ -109,6 +119,28 @@ final class ServerLoop {
             connections.append(ServerConnection(descriptor: descriptor, peer: peer, now: clock.now))
         }
         core.connectionCount.store(connections.count, ordering: .relaxed)
+    }
+
+    /// Makes room for a new connection by closing the one idle the longest, if one has been
+    /// idle for ``evictionIdleTime`` (watching connections are never idle: they wait for
+    /// events). Without this, clients that connect and linger would lock the CLI out until
+    /// the idle timeout. Returns whether a connection was closed.
+    private func evictIdlest() -> Bool {
+        let now = clock.now
+        let idle = connections.filter {
+            $0.watch == nil && $0.closeDeadline == nil && !$0.isFinished && $0.pendingOutput == 0
+                && !$0.isHoldingInput && now - $0.lastActivity >= Self.evictionIdleTime
+        }
+        guard let idlest = idle.min(by: { $0.lastActivity < $1.lastActivity }) else { return false }
+        let error = ControlError(
+            .idleTimeout, "the connection was idle and the app's connections are all in use; the server closes it")
+        idlest.send(ControlReply(id: .none, outcome: .failure(error)).json)
+        idlest.flush()
+        idlest.isFinished = true
+        connections.removeAll { $0 === idlest }
+        stopWatching(idlest)
+        _ = systemClose(idlest.descriptor)
+        return true
     }
 
     /// Why a peer is refused, as a log line; `nil` when it is this user or root.
@@ -227,13 +259,20 @@ final class ServerLoop {
 
     private func perform(_ request: ControlRequest, on connection: ServerConnection) -> Result<JSONValue, ControlError>
     {
-        do {
+        do throws(ControlError) {
             switch request.operation {
             case .watch(let keys):
                 let fullKeys = try keys.map { (keys) throws(ControlError) in
                     var full: [String] = []
                     for key in keys { full.append(try core.handler.definedKey(key)) }
                     return full
+                }
+                let watchers = connections.count { $0.watch != nil && $0 !== connection }
+                guard watchers < Self.watcherLimit(maximumConnections: core.options.maximumConnections) else {
+                    throw ControlError(
+                        .busy,
+                        "the app already has \(watchers) watching connections; the rest are kept for requests."
+                            + " Stop a watch (ensign watch) or try again later")
                 }
                 startWatching(connection, id: request.id, keys: fullKeys.map(Set.init))
                 return .success(["keys": fullKeys.map { .array($0.map(JSONValue.string)) } ?? .null])
