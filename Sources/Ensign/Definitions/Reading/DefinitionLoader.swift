@@ -45,11 +45,14 @@ public struct DefinitionLoader: Sendable {
     ///
     /// Other environments' overlays are not read, so a broken `staging.yaml` does not stop a
     /// production context (`ensign validate` checks them all). An environment that no file
-    /// mentions is an error naming the known ones (see ``KnownEnvironments``).
+    /// mentions is an error naming the known ones (see `KnownEnvironments`).
     ///
-    /// - Parameter checksEnvironment: whether an environment no file mentions is an error
-    ///   (a running context's reload passes `false`: its environment was checked at start-up,
-    ///   and an environment file deleted since is a removal of its values).
+    /// - Parameters:
+    ///   - path: the definitions directory.
+    ///   - environment: the environment whose overlay is read; `nil` reads definitions only.
+    ///   - checksEnvironment: whether an environment no file mentions is an error
+    ///     (a running context's reload passes `false`: its environment was checked at
+    ///     start-up, and an environment file deleted since is a removal of its values).
     public func loadDirectory(
         _ path: String, environment: String? = nil, checksEnvironment: Bool = true
     ) -> DirectoryLoadResult {
