@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "CHeapStatistics", path: "Tests/CHeapStatistics"),
         // An app that depends on Ensign alone, whose linked libraries show the core needs no Foundation.
         .executableTarget(name: "EnsignCoreApp", dependencies: ["Ensign"], path: "Tests/EnsignCoreApp"),
+        // The soak (`scripts/soak`): a long-running app under load, its accounting checked at the end.
+        .executableTarget(name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

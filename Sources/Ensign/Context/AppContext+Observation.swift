@@ -95,17 +95,37 @@ extension AppContext {
         valueStream(for: key, label: label)
     }
 
-    func valueStream<Key: ContextKey>(for key: Key, label: String?) -> AsyncStream<Key.Value> {
+    /// - Parameter afterFirstRead: for tests: runs between reading the first value and
+    ///   yielding it, the moment a concurrent change could overtake that value.
+    func valueStream<Key: ContextKey>(
+        for key: Key, label: String?, afterFirstRead: (@Sendable () -> Void)? = nil
+    ) -> AsyncStream<Key.Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
-        // Observe first, then yield the current value: a change in between may repeat a value,
-        // but none is missed. The sequence's one registration also finishes it when the context
-        // goes away, and its end removes that registration: nothing stays behind either way.
+        // Every yield, the first one and each change's, reads the value current at that moment
+        // and yields it under the sequence's own lock. Yields are then in snapshot order: a change
+        // delivered while the first value is read cannot be overtaken by that (older) value,
+        // which would leave the sequence on a stale value until the next change. A change may
+        // repeat a value; none is missed. (Lock order: this lock, then the snapshot lock;
+        // observers run outside every lock of the context, so nothing holds them the other way.)
+        let identity = resolvedIdentity(key.identity)
+        let defaultValue = key.defaultValue
+        let yieldLock = LockedState(())
+        let yieldCurrent: @Sendable (ContextStore, (@Sendable () -> Void)?) -> Void = { store, hook in
+            yieldLock.withLock { _ in
+                let value = store.snapshot().value(identity: identity, default: defaultValue)
+                hook?()
+                continuation.yield(value)
+            }
+        }
+        // The sequence's one registration also finishes it when the context goes away, and its
+        // end removes that registration: nothing stays behind either way.
         let finish: @Sendable () -> Void = { continuation.finish() }
         let token = addObserver(key, label: label ?? "values(for: \(key.name))", onContextEnd: finish) {
-            continuation.yield($0)
+            [weak store = self.store] _ in
+            if let store { yieldCurrent(store, nil) }
         }
         continuation.onTermination = { _ in token.cancel() }
-        continuation.yield(currentValue(of: key))
+        yieldCurrent(store, afterFirstRead)
         return stream
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import Ensign
@@ -24,6 +26,26 @@ struct AsyncSequenceTests {
         #expect(await iterator.next() == 20)
         for size in 30...40 { try context.setOverride(.pageSize, to: size) }
         #expect(await iterator.next() == 40)
+    }
+
+    @Test("A change delivered while the first value is read does not leave the sequence on the older value")
+    func changeOvertakingTheFirstValue() async throws {
+        let context = try ContextFixtures.context()
+        let written = Atomic(false)
+        // Between reading 20 and yielding it, another thread sets 30 and its delivery runs: a
+        // stream that then yielded the 20 it read would stay on 20 (it buffers the newest value).
+        let stream = context.valueStream(for: FlagKey.pageSize, label: nil) {
+            let writer = Thread {
+                try? context.setOverride(.pageSize, to: 30)
+                written.store(true, ordering: .releasing)
+            }
+            writer.start()
+            while context[.pageSize] != 30 { sched_yield() }
+            usleep(20_000)  // time for the writer's delivery to reach the sequence
+        }
+        while !written.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == 30)
     }
 
     @Test("The sequence ends when the context is released")
