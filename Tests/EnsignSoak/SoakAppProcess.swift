@@ -19,7 +19,8 @@ final class SoakAppProcess {
         process.standardOutput = output
         try process.run()
         guard let line = readLine(), line == "ready" else {
-            throw SoakError("the soak app did not start (status \(process.isRunning ? "running" : "\(process.terminationStatus)"))")
+            throw SoakError(
+                "the soak app did not start (status \(process.isRunning ? "running" : "\(process.terminationStatus)"))")
         }
     }
 

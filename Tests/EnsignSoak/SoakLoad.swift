@@ -72,7 +72,8 @@ final class SoakLoad: Sendable {
         let value = model.withLock { $0.takeNextValue() }
         let report = try client.set(key, to: .int(value), persist: persist)
         guard report.value == .int(value), report.isOverridden else {
-            throw SoakError("set \(value) was answered with \(report.value.jsonText) (overridden: \(report.isOverridden))")
+            throw SoakError(
+                "set \(value) was answered with \(report.value.jsonText) (overridden: \(report.isOverridden))")
         }
         model.withLock { $0.applySet(key, to: value, persist: persist) }
     }
@@ -100,7 +101,9 @@ final class SoakLoad: Sendable {
             let text: String
             if target < SoakPlan.fileCount {
                 let round = model.withLock { $0.rounds[target] } + 1
-                (path, text) = (files.definitionsFile(target), SoakFiles.definitions(file: target, round: round, rewrite: rewrite))
+                (path, text) = (
+                    files.definitionsFile(target), SoakFiles.definitions(file: target, round: round, rewrite: rewrite)
+                )
             } else {
                 (path, text) = (files.overlayFile, SoakFiles.overlay(rewrite: rewrite))
             }
@@ -154,7 +157,8 @@ final class SoakLoad: Sendable {
                 _ = try client.status()
                 if visit.isMultiple(of: 2) {
                     let keys = SoakPlan.controlKeyNames
-                    let watch = try client.watch(keys: (0..<5).map { _ in keys[Int(random.next() % UInt64(keys.count))] })
+                    let watch = try client.watch(
+                        keys: (0..<5).map { _ in keys[Int(random.next() % UInt64(keys.count))] })
                     defer { watch.close() }
                     let end = ContinuousClock.now + .milliseconds(500)
                     while ContinuousClock.now < end, try watch.next(timeout: end - ContinuousClock.now) != nil {}

@@ -30,7 +30,8 @@ struct SoakVerdict {
         let received = checkObservers(model: model, report: report)
         checkStreams(model: model, report: report)
         if report.batchedChanges != model.changes {
-            problems.append("the observe-all observer saw \(report.batchedChanges) changes, the driver made \(model.changes)")
+            problems.append(
+                "the observe-all observer saw \(report.batchedChanges) changes, the driver made \(model.changes)")
         }
         let watched = checkChangeStream(model: model, figures: figures)
         summary.append(
@@ -50,7 +51,8 @@ struct SoakVerdict {
     private mutating func checkValues(model: SoakModel, live: [String: JSONValue], restarted: [String: Int]) {
         let wrong = SoakPlan.allKeys.filter { live[$0] != .int(model.value(of: $0)) }
         for key in wrong.prefix(5) {
-            problems.append("\(key) reads \(live[key]?.jsonText ?? "nothing"), the latest write was \(model.value(of: key))")
+            problems.append(
+                "\(key) reads \(live[key]?.jsonText ?? "nothing"), the latest write was \(model.value(of: key))")
         }
         let lost = SoakPlan.allKeys.filter { restarted[$0] != model.restartedValue(of: $0) }
         for key in lost.prefix(5) {
@@ -71,7 +73,8 @@ struct SoakVerdict {
                 problems.append("the observer of \(key) ran \(tally.deliveries) times for \(expected) changes")
             }
             if expected > 0, tally.last != model.value(of: key) {
-                problems.append("the observer of \(key) last saw \(tally.last ?? -1), the key is \(model.value(of: key))")
+                problems.append(
+                    "the observer of \(key) last saw \(tally.last ?? -1), the key is \(model.value(of: key))")
             }
             if tally.backwards > 0 { problems.append("the observer of \(key) saw \(tally.backwards) steps back") }
         }
@@ -140,7 +143,8 @@ struct SoakVerdict {
         let sorted = figures.roundTrips.sorted()
         guard !sorted.isEmpty else { return "soak: no control round trips" }
         func milliseconds(_ fraction: Double) -> String {
-            String(format: "%.2f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))].seconds * 1000)
+            String(
+                format: "%.2f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))].seconds * 1000)
         }
         return "soak: control round trips p50 \(milliseconds(0.5)), p99 \(milliseconds(0.99)), "
             + "max \(milliseconds(1)); \(figures.visits) visiting clients"
