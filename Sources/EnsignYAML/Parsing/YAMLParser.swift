@@ -63,6 +63,12 @@ public struct YAMLParser: Sendable {
     /// Reads a whole file with POSIX calls, refusing files over the size limit before
     /// allocating for them.
     public func readFile(at path: String) throws(YAMLError) -> [UInt8] {
+        try readFile(at: path, afterReading: nil)
+    }
+
+    /// ``readFile(at:)``, with `afterReading` (for tests) run between reading the bytes and
+    /// checking that the file did not change meanwhile.
+    func readFile(at path: String, afterReading: (() -> Void)?) throws(YAMLError) -> [UInt8] {
         let start = SourcePosition(file: path, line: 0, column: 0)
         // Non-blocking, so opening a FIFO returns at once instead of waiting for a writer; it
         // is then refused like every other file that is not a regular one.
@@ -100,6 +106,7 @@ public struct YAMLParser: Sendable {
             if count == 0 { break }
             filled += count
         }
+        afterReading?()
         // A file written in place while it was read would give a mix of old and new bytes,
         // which may well parse: refuse it (the writer's next change is read again).
         var after = stat()
