@@ -61,7 +61,8 @@ let package = Package(
         // An app that depends on Ensign alone, whose linked libraries show the core needs no Foundation.
         .executableTarget(name: "EnsignCoreApp", dependencies: ["Ensign"], path: "Tests/EnsignCoreApp"),
         // The soak (`scripts/soak`): a long-running app under load, its accounting checked at the end.
-        .executableTarget(name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignSoak"),
+        .executableTarget(
+            name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics"], path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

@@ -6,11 +6,13 @@ struct ProcessSample: Sendable {
     var residentBytes: Int
     var descriptors: Int
     var threads: Int
+    /// The heap in use, as the app's allocator counts it.
+    var heapBytes: Int?
     /// Changes the driver had caused by then.
     var changes: Int
 
     /// Reads the figures of process `pid` now.
-    static func read(pid: Int32, elapsed: Duration, changes: Int) -> ProcessSample? {
+    static func read(pid: Int32, elapsed: Duration, changes: Int, heapBytes: Int?) -> ProcessSample? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         func field(_ name: String) -> Int? {
             status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
@@ -22,14 +24,14 @@ struct ProcessSample: Sendable {
         else { return nil }
         return ProcessSample(
             elapsed: elapsed, residentBytes: residentKiB * 1024, descriptors: descriptors, threads: threads,
-            changes: changes)
+            heapBytes: heapBytes, changes: changes)
     }
 
     var line: String {
         let seconds = Int(elapsed.seconds.rounded())
         let time = seconds >= 60 && seconds.isMultiple(of: 60) ? "minute \(seconds / 60)" : "\(seconds) s"
-        return "soak: \(time): resident \(megabytes(residentBytes)), \(descriptors) descriptors, \(threads) threads,"
-            + " \(changes) changes"
+        return "soak: \(time): resident \(megabytes(residentBytes)), heap \(heapBytes.map(megabytes) ?? "unknown"), "
+            + "\(descriptors) descriptors, \(threads) threads, \(changes) changes"
     }
 }
 

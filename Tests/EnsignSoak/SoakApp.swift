@@ -1,3 +1,4 @@
+import CHeapStatistics
 import Ensign
 import EnsignControl
 import Foundation
@@ -7,8 +8,9 @@ import Synchronization
 /// control server, 500 per-key observers, steady and churned `values(for:)` streams and an
 /// observe-all observer, all tallying what they see.
 ///
-/// It prints `ready` once serving, then answers its standard input: `report` prints a
-/// ``SoakAppReport`` as one JSON line, `quit` (or the end of input) stops it.
+/// It prints `ready` once serving, then answers its standard input: `heap` prints the heap
+/// in use (`heap BYTES`), `report` prints a ``SoakAppReport`` as one JSON line, `quit` (or
+/// the end of input) stops it.
 enum SoakApp {
     static func run(directory: String) throws -> Never {
         let files = SoakFiles(directory: directory)
@@ -41,9 +43,14 @@ enum SoakApp {
 
         say("ready")
         while let line = readLine() {
-            guard line == "report" else { break }
-            let data = try JSONEncoder().encode(report.withLock { $0 })
-            say(String(decoding: data, as: UTF8.self))
+            if line == "heap" {
+                say("heap \(ensign_heap_in_use())")
+            } else if line == "report" {
+                let data = try JSONEncoder().encode(report.withLock { $0 })
+                say(String(decoding: data, as: UTF8.self))
+            } else {
+                break
+            }
         }
         churn.cancel()
         for stream in streams { stream.cancel() }

@@ -31,6 +31,12 @@ final class SoakAppProcess {
         return try JSONDecoder().decode(SoakAppReport.self, from: Data(line.utf8))
     }
 
+    /// The heap the app has allocated and not freed, as it counts it (nil when it cannot tell).
+    func heapInUse() -> Int? {
+        guard (try? send("heap")) != nil, let line = readLine(), line.hasPrefix("heap ") else { return nil }
+        return Int(line.dropFirst(5)).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// Stops the app and waits for it (it is killed after 10 s).
     func quit() -> Int32 {
         try? send("quit")

@@ -53,7 +53,10 @@ enum SoakDriver {
         var samples: [ProcessSample] = []
         func sample() {
             let changes = load.model.withLock { $0.changes }
-            guard let sample = ProcessSample.read(pid: app.pid, elapsed: ContinuousClock.now - start, changes: changes)
+            let heap = app.heapInUse()
+            guard
+                let sample = ProcessSample.read(
+                    pid: app.pid, elapsed: ContinuousClock.now - start, changes: changes, heapBytes: heap)
             else { return load.fail("the app's /proc entry is gone: did it crash?") }
             samples.append(sample)
             say(sample.line)

@@ -11,8 +11,8 @@ struct SoakVerdict {
     var problems: [String] = []
     var summary: [String] = []
 
-    /// Resident memory may grow this much after warm-up (allocator arenas settle; a leak
-    /// of a few hundred bytes per change passes it within minutes).
+    /// Resident memory and the heap may grow this much (or 10%) after warm-up: allocator
+    /// arenas settle, while a leak of a few hundred bytes per change passes it within minutes.
     static let allowedGrowth = 4 * 1_048_576
     /// Descriptors and threads may exceed their warm-up maximum by this many (visiting
     /// clients come and go between samples).
@@ -118,17 +118,23 @@ struct SoakVerdict {
         guard !early.isEmpty, late.count >= 2 else {
             return summary.append("soak: too short to judge memory after warm-up (\(samples.count) samples)")
         }
-        let third = max(1, late.count / 3)
-        let first = Self.median(late.prefix(third).map(\.residentBytes))
-        let last = Self.median(late.suffix(third).map(\.residentBytes))
-        let allowed = max(Self.allowedGrowth, first / 10)
-        summary.append(
-            "soak: resident after warm-up \(megabytes(first)) → \(megabytes(last)) (allowed growth "
-                + "\(megabytes(allowed))); descriptors \(Self.range(samples.map(\.descriptors))), "
-                + "threads \(Self.range(samples.map(\.threads)))")
-        if last - first > allowed {
-            problems.append("resident memory grew from \(megabytes(first)) to \(megabytes(last)) after warm-up")
+        let resident = Self.growth(late.map(\.residentBytes))
+        var line =
+            "soak: after warm-up resident \(megabytes(resident.first)) → \(megabytes(resident.last))"
+        if resident.last - resident.first > resident.allowed {
+            problems.append("resident memory grew from \(megabytes(resident.first)) to \(megabytes(resident.last))")
         }
+        let heaps = late.compactMap(\.heapBytes)
+        if heaps.count == late.count {
+            let heap = Self.growth(heaps)
+            line += ", heap \(megabytes(heap.first)) → \(megabytes(heap.last))"
+            if heap.last - heap.first > heap.allowed {
+                problems.append("the heap grew from \(megabytes(heap.first)) to \(megabytes(heap.last))")
+            }
+        }
+        summary.append(
+            line + " (each may grow \(megabytes(Self.allowedGrowth)) or 10%); descriptors "
+                + "\(Self.range(samples.map(\.descriptors))), threads \(Self.range(samples.map(\.threads)))")
         let earlyDescriptors = early.map(\.descriptors).max()!
         if let most = late.map(\.descriptors).max(), most > earlyDescriptors + Self.allowedExtraDescriptors {
             problems.append("descriptors grew from \(earlyDescriptors) to \(most) after warm-up")
@@ -148,6 +154,13 @@ struct SoakVerdict {
         }
         return "soak: control round trips p50 \(milliseconds(0.5)), p99 \(milliseconds(0.99)), "
             + "max \(milliseconds(1)); \(figures.visits) visiting clients"
+    }
+
+    /// The median of the first and of the last third of `values`, and the growth allowed between them.
+    static func growth(_ values: [Int]) -> (first: Int, last: Int, allowed: Int) {
+        let third = max(1, values.count / 3)
+        let first = median(Array(values.prefix(third)))
+        return (first, median(Array(values.suffix(third))), max(allowedGrowth, first / 10))
     }
 
     static func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
