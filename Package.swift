@@ -55,14 +55,16 @@ let package = Package(
         // A helper process for tests that need several writers or a killed one, or a heap of
         // their own to measure.
         .executableTarget(
-            name: "EnsignTestProbe", dependencies: ["Ensign", "CHeapStatistics"], path: "Tests/EnsignTestProbe"),
+            name: "EnsignTestProbe", dependencies: ["Ensign", "CHeapStatistics", "EnsignTestSupport"],
+            path: "Tests/EnsignTestProbe"),
         // Reads the heap in use (mallinfo2, or the sanitizer allocator's count), for the probe.
         .target(name: "CHeapStatistics", path: "Tests/CHeapStatistics"),
         // An app that depends on Ensign alone, whose linked libraries show the core needs no Foundation.
         .executableTarget(name: "EnsignCoreApp", dependencies: ["Ensign"], path: "Tests/EnsignCoreApp"),
         // The soak (`scripts/soak`): a long-running app under load, its accounting checked at the end.
         .executableTarget(
-            name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics"], path: "Tests/EnsignSoak"),
+            name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics", "EnsignTestSupport"],
+            path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
             dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),

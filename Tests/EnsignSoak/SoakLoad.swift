@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignTestSupport
 import Foundation
 import Synchronization
 
@@ -40,7 +41,7 @@ final class SoakLoad: Sendable {
 
     /// `set`, `set --persist` and `reset` on random control keys, ``SoakPlan/writesPerSecond`` a second.
     func runWriter() {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let keys = SoakPlan.controlKeyNames
         let client: ControlClient
         do { client = try connect() } catch { return fail("writer: cannot connect: \(error)") }
@@ -51,7 +52,7 @@ final class SoakLoad: Sendable {
             deadline += interval
             let now = ContinuousClock.now
             if deadline > now { sleep(until: deadline) } else if now - deadline > .seconds(1) { deadline = now }
-            let key = keys[Int(random.next() % UInt64(keys.count))]
+            let key = keys[Int(random.next(below: UInt64(keys.count)))]
             let draw = random.nextUnit()
             let started = ContinuousClock.now
             do {
@@ -146,7 +147,7 @@ final class SoakLoad: Sendable {
 
     /// A client a second: `status`, and every other time a short watch of a few keys.
     func runVisitors() {
-        var random = SplitMix(seed: seed &+ 1)
+        var random = SplitMix64(seed: seed &+ 1)
         var visit = 0
         while !isStopping {
             sleep(for: .seconds(1)) { self.isStopping }
@@ -158,7 +159,7 @@ final class SoakLoad: Sendable {
                 if visit.isMultiple(of: 2) {
                     let keys = SoakPlan.controlKeyNames
                     let watch = try client.watch(
-                        keys: (0..<5).map { _ in keys[Int(random.next() % UInt64(keys.count))] })
+                        keys: (0..<5).map { _ in keys[Int(random.next(below: UInt64(keys.count)))] })
                     defer { watch.close() }
                     let end = ContinuousClock.now + .milliseconds(500)
                     while ContinuousClock.now < end, try watch.next(timeout: end - ContinuousClock.now) != nil {}
@@ -178,23 +179,6 @@ struct SoakFigures: Sendable {
     var visits = 0
     var watchedChanges: [String: Int] = [:]
     var watchDropped = 0
-}
-
-/// A small seeded generator (SplitMix64): the same seed picks the same keys and operations.
-struct SplitMix: Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
-    /// A number in `0..<1`.
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
 /// Sleeps until `deadline`.

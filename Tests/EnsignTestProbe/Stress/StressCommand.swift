@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 
 /// `EnsignTestProbe stress SCENARIO SEED SECONDS DIRECTORY`: runs a stress scenario's threads
 /// for SECONDS, then checks the final values, and prints what it found.
@@ -26,7 +27,7 @@ enum StressCommand {
         let threads = zip(roles, progress).enumerated().map { index, pair in
             let (role, progress) = pair
             return StressThread(name: role.name) {
-                var random = SeededGenerator(seed: seed, stream: index)
+                var random = SplitMix64(seed: seed, stream: index)
                 let writes = role.body(&random, progress)
                 acknowledged.withLock { $0 += writes }
                 progress.finish()

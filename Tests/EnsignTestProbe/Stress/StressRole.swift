@@ -1,10 +1,11 @@
 import Ensign
+import EnsignTestSupport
 
 /// One thread's part in a stress run: its name (in heartbeats and stacks) and its loop,
 /// which runs until the deadline and returns the writes it had acknowledged last.
 struct StressRole: Sendable {
     let name: String
-    let body: @Sendable (_ random: inout SeededGenerator, _ progress: Progress) -> [Acknowledged]
+    let body: @Sendable (_ random: inout SplitMix64, _ progress: Progress) -> [Acknowledged]
 }
 
 /// The keys one writer owns and the value it wrote last to each (0: not written yet).

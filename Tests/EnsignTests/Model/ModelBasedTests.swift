@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -50,7 +51,7 @@ struct ModelBasedTests {
 
     /// The sequence a seed makes: the files it starts from and its operations.
     static func sequence(seed: UInt64) -> ModelRun {
-        var generator = ModelOperationGenerator(random: ModelRandom(seed: seed))
+        var generator = ModelOperationGenerator(random: SplitMix64(seed: seed))
         let valid: [OverlayVersion] = [.sizeAndMode, .flagsAndLanguage, .targetAndDark]
         let initial = ModelDisk(
             definitions: .base, environment: valid[Int(generator.random.next(below: 3))],

@@ -1,3 +1,5 @@
+import EnsignTestSupport
+
 @testable import Ensign
 
 /// One step of a generated sequence: something an app, a user, an editor or an operator
@@ -109,7 +111,7 @@ struct ModelOperationGenerator {
     static let observerSlots = 0...5
     static let deploymentCount = 2
 
-    var random: ModelRandom
+    var random: SplitMix64
 
     mutating func next() -> ModelOperation {
         let key = pick(ModelUniverse.keys)
@@ -184,22 +186,4 @@ struct ModelOperationGenerator {
     private mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[Int(random.next(below: UInt64(elements.count)))]
     }
-}
-
-/// SplitMix64: small, fast, and the same sequence for the same seed on every platform.
-struct ModelRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }
