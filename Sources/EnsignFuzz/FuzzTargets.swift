@@ -21,12 +21,20 @@ enum FuzzTargets {
         }
     }
 
-    /// The YAML layer, the definitions loader and overlay reading, and the emitter round trip.
+    /// The YAML layer, the definitions loader and overlay reading, and the emitter round trip;
+    /// the same bytes as a `.json` file, whose reader must agree with the control protocol's
+    /// JSON parser wherever both accept them.
     static func yamlAndDefinitions(_ bytes: [UInt8]) {
         let loader = DefinitionLoader(today: CalendarDay("2026-01-01")!)
         let source = ConfigSource(name: "fuzz.yaml", bytes: bytes)
         let loaded = loader.loadDefinitions(from: [source])
         _ = loader.readOverlay(source, definitions: loaded.definitions)
+        _ = loader.loadDefinitions(from: [ConfigSource(name: "fuzz.json", bytes: bytes)])
+        if let nodes = try? YAMLParser().documents(fromJSON: bytes, file: "fuzz.json"),
+            let value = try? JSONValue(jsonBytes: bytes)
+        {
+            precondition(nodes.count == 1 && JSONValue(nodes[0]) == value, "the two JSON readers disagree")
+        }
         if let documents = try? YAMLParser().documents(from: bytes, file: "fuzz.yaml"), !documents.isEmpty {
             // What the emitter writes must parse again.
             if let text = try? YAMLEmitter().text(forDocuments: documents) {

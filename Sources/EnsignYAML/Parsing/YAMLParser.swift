@@ -42,6 +42,22 @@ public struct YAMLParser: Sendable {
         return composer.documents
     }
 
+    /// Parses JSON text (RFC 8259) into the same located tree: at most one document, none
+    /// when the text is only white space.
+    ///
+    /// Use it for `.json` files: it reads every string JSON allows (escaped surrogate pairs,
+    /// U+007F–U+009F, U+FFFE), which libyaml does not.
+    public func documents(fromJSON bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+        guard bytes.count <= limits.maximumFileSize else {
+            throw YAMLError(
+                .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
+                "file is \(bytes.count) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
+                    + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
+        }
+        var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
+        return try reader.documents()
+    }
+
     /// Parses a stream that must hold at most one document; returns `nil` for an empty stream.
     public func document(from text: String, file: String) throws(YAMLError) -> YAMLNode? {
         let all = try documents(from: text, file: file)

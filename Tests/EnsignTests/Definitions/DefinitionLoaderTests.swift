@@ -46,6 +46,37 @@ struct DefinitionLoaderTests {
         #expect(set["beneficiaries.rate"]?.type == .double)
     }
 
+    @Test("A flagd JSON file with strings libyaml refuses loads: escaped emoji, U+0085, U+FFFE (issue 18)")
+    func jsonStringsLibYAMLRefuses() throws {
+        let loaded = loadDefinitions([
+            "flags/launch.json": #"""
+            {
+              "flags": {
+                "rocket": {
+                  "state": "ENABLED",
+                  "variants": { "\ud83d\ude80": "\ud83d\ude80 go", "raw": "a\u0085b\ufffe" },
+                  "defaultVariant": "\ud83d\ude80"
+                }
+              }
+            }
+            """#
+        ])
+        #expect(loaded.diagnostics.filter(\.isError).isEmpty, "\(loaded.diagnostics)")
+        let rocket = try #require(loaded.definitions["rocket"])
+        #expect(rocket.defaultVariant == "🚀")
+        #expect(rocket.variants["🚀"] == "🚀 go")
+        #expect(rocket.variants["raw"] == "a\u{85}b\u{FFFE}")
+    }
+
+    @Test("A JSON file's errors name its line and column")
+    func jsonErrorPosition() {
+        let loaded = loadDefinitions(["flags/bad.json": "{\n  \"flags\": {\n    \"a\": { \"default\": tru }\n  }\n}\n"])
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                "flags/bad.json:3:23: error: unexpected 't'; expected a JSON value"
+            ])
+    }
+
     @Test("flagd's long form: state, variants, defaultVariant, targeting and metadata")
     func longForm() throws {
         let loaded = loadDefinitions([

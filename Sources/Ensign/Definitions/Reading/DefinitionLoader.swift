@@ -152,8 +152,12 @@ public struct DefinitionLoader: Sendable {
         var documents: [YAMLNode]
     }
 
+    /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
+    /// anything else as YAML.
     func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
-        try YAMLParser(limits: limits).documents(from: source.bytes, file: source.name)
+        let parser = YAMLParser(limits: limits)
+        if source.name.hasSuffix(".json") { return try parser.documents(fromJSON: source.bytes, file: source.name) }
+        return try parser.documents(from: source.bytes, file: source.name)
     }
 
     /// What a read document is replaced with.
