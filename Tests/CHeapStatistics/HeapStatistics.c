@@ -22,3 +22,9 @@ int64_t ensign_heap_in_use(void) {
     return -1;
 #endif
 }
+
+void ensign_heap_trim(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}

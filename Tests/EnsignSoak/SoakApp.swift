@@ -9,7 +9,7 @@ import Synchronization
 /// observe-all observer, all tallying what they see.
 ///
 /// It prints `ready` once serving, then answers its standard input: `heap` prints the heap
-/// in use (`heap BYTES`), `report` prints a ``SoakAppReport`` as one JSON line, `quit` (or
+/// in use (`heap BYTES`), `trim` returns the allocator's free pages (`trimmed`), `report` prints a ``SoakAppReport`` as one JSON line, `quit` (or
 /// the end of input) stops it.
 enum SoakApp {
     static func run(directory: String) throws -> Never {
@@ -45,6 +45,9 @@ enum SoakApp {
         while let line = readLine() {
             if line == "heap" {
                 say("heap \(ensign_heap_in_use())")
+            } else if line == "trim" {
+                ensign_heap_trim()
+                say("trimmed")
             } else if line == "report" {
                 let data = try JSONEncoder().encode(report.withLock { $0 })
                 say(String(decoding: data, as: UTF8.self))

@@ -37,6 +37,12 @@ final class SoakAppProcess {
         return Int(line.dropFirst(5)).flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// Has the app return its allocator's free pages to the system (glibc's malloc_trim).
+    func trimHeap() {
+        guard (try? send("trim")) != nil else { return }
+        _ = readLine()
+    }
+
     /// Stops the app and waits for it (it is killed after 10 s).
     func quit() -> Int32 {
         try? send("quit")

@@ -31,6 +31,8 @@ enum SoakDriver {
         let settled = settle(load)
         load.stopWatcher()
         watcher.wait()
+        app.trimHeap()
+        let trimmed = ProcessSample.read(pid: app.pid, elapsed: .zero, changes: 0, heapBytes: app.heapInUse())
         let report = try app.report()
         let status = app.quit()
         appStopped = true
@@ -40,7 +42,13 @@ enum SoakDriver {
             model: load.model.withLock { $0 }, figures: load.figures.withLock { $0 },
             loadFailures: load.failures.withLock { $0 }, report: report, liveValues: settled,
             restartedValues: restarted, samples: samples, appStatus: status, seconds: seconds)
-        for line in verdict.summary { say(line) }
+        for line in verdict.summary.dropLast() { say(line) }
+        if let trimmed {
+            say(
+                "soak: after malloc_trim(0) at the end: resident \(megabytes(trimmed.residentBytes)), heap "
+                    + "\(trimmed.heapBytes.map(megabytes) ?? "unknown") (what the allocator kept but did not use)")
+        }
+        if let last = verdict.summary.last { say(last) }
         if keepDirectory { say("soak: files kept in \(directory)") }
         return verdict.problems.isEmpty ? 0 : 1
     }
