@@ -71,7 +71,8 @@ let package = Package(
         // A helper process: connects to a control socket as another user, and checks in a
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
-            name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignControlProbe"),
+            name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics"],
+            path: "Tests/EnsignControlProbe"),
         .testTarget(
             name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),

@@ -5,11 +5,17 @@
 //     prints the first line it receives, or `connect failed: errno N`. Exit status 0 when a
 //     line came back, 3 when the connection failed, 4 when privileges could not be dropped.
 //
+//   EnsignControlProbe heap RUNTIME_DIR COUNT
+//     Serves COUNT visiting clients (status, a watch that receives one change, then both
+//     closed) while a writer stays connected, and prints `retained BYTES per visit`: the heap
+//     each visit left behind, after a warm-up (see visitHeap).
+//
 //   EnsignControlProbe lifecycle RUNTIME_DIR
 //     Counts this process's descriptors and threads, starts a server, uses it from three
 //     clients (one watching, one sending a bad request, one leaving abruptly), stops it,
 //     and prints the counts before and after as JSON. A process of its own, so that no
 //     other test opens descriptors or threads meanwhile.
+import CHeapStatistics
 import Ensign
 import EnsignControl
 
@@ -27,8 +33,10 @@ case (4, "connect-as"):
     exit(connectAs(uid, to: arguments[3]))
 case (3, "lifecycle"):
     exit(lifecycle(runtimeDirectory: arguments[2]))
+case (4, "heap"):
+    exit(visitHeap(runtimeDirectory: arguments[2], visits: Int(arguments[3]) ?? 0))
 default:
-    print("usage: EnsignControlProbe connect-as UID SOCKET | lifecycle RUNTIME_DIR")
+    print("usage: EnsignControlProbe connect-as UID SOCKET | lifecycle RUNTIME_DIR | heap RUNTIME_DIR COUNT")
     exit(2)
 }
 
@@ -143,4 +151,44 @@ func count(_ directory: String) -> Int {
         if !isDot { entries += 1 }
     }
     return entries
+}
+
+/// The heap that visiting clients leave behind in the server: each visit asks for the status,
+/// opens a watch, receives the change a resident writer makes, and closes both. The heap is
+/// read once the server has closed its ends (it counts connections), after a warm-up that fills
+/// the bounded stores (the change log).
+func visitHeap(runtimeDirectory: String, visits: Int) -> Int32 {
+    let context = AppContext(values: ["app.enabled": false, "app.size": 3])
+    do {
+        var options = ControlServerOptions(appName: "probe", runtimeDirectory: runtimeDirectory)
+        options.log = { _ in }
+        let server = try ControlServer.start(context: context, options: options)
+        defer { server.stop() }
+        let writer = try ControlClient.connect(to: .socket(server.socketPath))
+        var size = 3
+        func visit() throws {
+            let client = try ControlClient.connect(to: .socket(server.socketPath))
+            _ = try client.status()
+            let watch = try client.watch(keys: ["app.size"])
+            size += 1
+            try writer.set("app.size", to: .int(size))
+            _ = try watch.next(timeout: .seconds(10))
+            watch.close()
+            client.close()
+        }
+        func settledHeap() -> Int64 {
+            while server.connectionCount > 1 { usleep(1_000) }
+            return ensign_heap_in_use()
+        }
+        for _ in 0..<300 { try visit() }
+        let before = settledHeap()
+        for _ in 0..<visits { try visit() }
+        let after = settledHeap()
+        print("heap before \(before) after \(after)")
+        print("retained \((after - before) / Int64(max(visits, 1))) per visit")
+        return 0
+    } catch {
+        print("error: \(error)")
+        return 1
+    }
 }

@@ -47,6 +47,17 @@ struct LifecycleTests {
         #endif
     }
 
+    @Test("Clients that come and go (status, a watch, its change) leave no heap behind in the server")
+    func visitsLeaveNoHeap() throws {
+        let directory = try TemporaryRuntimeDirectory()
+        let (status, output) = try ControlProbe.run(["heap", directory.path, "1000"])
+        #expect(status == 0, "\(output)")
+        let retained = output.split(separator: "\n").last { $0.hasPrefix("retained ") }
+        let bytes = retained.flatMap { Int($0.split(separator: " ")[1]) }
+        // A few bytes a visit are noise (allocator bookkeeping); a connection kept would be kilobytes.
+        #expect(bytes.map { $0 <= 16 } == true, "\(output)")
+    }
+
     @Test("A stale socket left by a dead process is replaced")
     func staleSocketReplaced() throws {
         let directory = try TemporaryRuntimeDirectory()
