@@ -25,10 +25,10 @@ enum SnapshotResolver {
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .disabled, errorCode: nil, errorMessage: nil, source: .codeDefault)
         }
-        if let problem = definition.targetingProblem {
+        if let problem = definition.configurationProblem {
             return ResolvedEntry(
-                value: nil, variant: nil, reason: .error, errorCode: .parseError,
-                errorMessage: "the targeting rule does not compile: \(problem)", source: .codeDefault)
+                value: nil, variant: nil, reason: .error, errorCode: .parseError, errorMessage: problem,
+                source: .codeDefault)
         }
         let fallback = staticEntry(definition, inputs: inputs)
         guard let rule = definition.compiledTargeting else { return fallback }

@@ -9,10 +9,12 @@ extension FlagDefinition {
         let targetingNode: YAMLNode?
         let compiledTargeting: TargetingRule?
         let targetingProblem: String?
+        /// Why `defaultVariant` cannot be served (it names no variant), with its position.
+        let defaultVariantProblem: String?
 
         init(
             variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
-            compiledTargeting: TargetingRule?, targetingProblem: String?
+            compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
         ) {
             self.variants = variants
             self.defaultVariant = defaultVariant
@@ -20,20 +22,22 @@ extension FlagDefinition {
             self.targetingNode = targetingNode
             self.compiledTargeting = compiledTargeting
             self.targetingProblem = targetingProblem
+            self.defaultVariantProblem = defaultVariantProblem
         }
 
         /// Rules with these parts, or `nil` when there are none.
         static func unlessEmpty(
             variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
-            compiledTargeting: TargetingRule?, targetingProblem: String?
+            compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
         ) -> Rules? {
             guard
                 !variants.isEmpty || defaultVariant != nil || targeting != nil || targetingNode != nil
-                    || compiledTargeting != nil || targetingProblem != nil
+                    || compiledTargeting != nil || targetingProblem != nil || defaultVariantProblem != nil
             else { return nil }
             return Rules(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
-                compiledTargeting: compiledTargeting, targetingProblem: targetingProblem)
+                compiledTargeting: compiledTargeting, targetingProblem: targetingProblem,
+                defaultVariantProblem: defaultVariantProblem)
         }
     }
 }

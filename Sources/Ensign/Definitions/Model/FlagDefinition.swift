@@ -58,6 +58,14 @@ public struct FlagDefinition: Sendable {
     public var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
     public var targetingProblem: String? { storage.rules?.targetingProblem }
+    /// Why the flag cannot be served as its file configures it — a `defaultVariant` that names
+    /// no variant, or a targeting rule that does not compile — as the message its evaluations
+    /// carry; such a flag resolves with `PARSE_ERROR` (overrides still apply), and `ensign
+    /// validate` reports the problem as an error. `nil` for a sound flag.
+    public var configurationProblem: String? {
+        if let problem = storage.rules?.defaultVariantProblem { return problem }
+        return targetingProblem.map { "the targeting rule does not compile: \($0)" }
+    }
 
     /// The fields, shared by every copy: a definition is copied into dictionaries, layouts
     /// and snapshots, and a reference costs 8 bytes where the fields cost hundreds.
@@ -122,7 +130,7 @@ public struct FlagDefinition: Sendable {
         defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-        location: SourcePosition, swiftType: String? = nil
+        location: SourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil
     ) {
         storage = Storage(
             key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
@@ -131,7 +139,7 @@ public struct FlagDefinition: Sendable {
             swiftType: swiftType,
             rules: Rules.unlessEmpty(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
-                compiledTargeting: nil, targetingProblem: nil))
+                compiledTargeting: nil, targetingProblem: nil, defaultVariantProblem: defaultVariantProblem))
     }
 
     /// The same definition with its targeting compiled (or its problem recorded), and the
@@ -141,7 +149,8 @@ public struct FlagDefinition: Sendable {
         copy.storage = storage.replacingRules(
             Rules.unlessEmpty(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: nil,
-                compiledTargeting: rule, targetingProblem: problem))
+                compiledTargeting: rule, targetingProblem: problem,
+                defaultVariantProblem: storage.rules?.defaultVariantProblem))
         return copy
     }
 }

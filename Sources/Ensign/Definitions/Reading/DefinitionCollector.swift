@@ -4,10 +4,13 @@ struct DefinitionCollector {
     var evaluators: [String: LocatedValue] = [:]
     var evaluatorNodes: [String: YAMLNode] = [:]
     var diagnostics: [Diagnostic] = []
+    /// The errors among ``diagnostics`` confined to one flag, which still loads.
+    var flagErrors: [Diagnostic] = []
     private var firstDefinition: [String: FlagDefinition] = [:]
 
     mutating func add(_ reader: DefinitionFileReader) {
         diagnostics += reader.diagnostics
+        flagErrors += reader.flagErrors
         for definition in reader.definitions {
             if let first = firstDefinition[definition.key] {
                 diagnostics.append(

@@ -1,6 +1,10 @@
 extension DefinitionEntryReader {
-    /// The default value and variant: `default:` for compact flags, `defaultVariant:` with variants.
-    mutating func readDefault(rules: ValueRules, variants: [String: JSONValue]) -> (LocatedValue?, String?) {
+    /// The default value and variant: `default:` for compact flags, `defaultVariant:` with
+    /// variants. A `defaultVariant` that names no variant is an error confined to its flag
+    /// (recorded in ``flagErrors``; the flag reads `PARSE_ERROR` with `problem`).
+    mutating func readDefault(
+        rules: ValueRules, variants: [String: JSONValue]
+    ) -> (value: LocatedValue?, variant: String?, problem: String?) {
         let defaultNode = fields["default"]
         let variantNode = fields["defaultVariant"]
         guard fields["variants"] != nil else {
@@ -9,11 +13,11 @@ extension DefinitionEntryReader {
             }
             guard let defaultNode else {
                 error(at: keyLocation, "'\(key)' needs a default (and optionally a type); add 'default: <value>'")
-                return (nil, nil)
+                return (nil, nil, nil)
             }
             let value = LocatedValueReader.read(
                 defaultNode, rules: rules, key: key, role: "default", diagnostics: &diagnostics)
-            return (value.map { LocatedValue($0, at: defaultNode.location) }, nil)
+            return (value.map { LocatedValue($0, at: defaultNode.location) }, nil, nil)
         }
         if let defaultNode {
             error(
@@ -21,18 +25,19 @@ extension DefinitionEntryReader {
                 "'\(key)' has variants, so its default is named with 'defaultVariant: <variant>', not 'default:'")
         }
         guard let variantNode, variantNode.resolvedScalar != ResolvedScalar.null else {
-            return (nil, nil)  // flagd: no default variant means the code default applies
+            return (nil, nil, nil)  // flagd: no default variant means the code default applies
         }
         guard let name = variantNode.scalarText, let value = variants[name] else {
             let names = variants.keys.sorted()
             let text = variantNode.scalarText ?? variantNode.kindDescription
-            error(
-                at: variantNode.location,
-                "'\(key)' defaultVariant '\(text)' is not among its variants (\(names.joined(separator: ", ")))"
-                    + Suggestions.didYouMean(text, among: names))
-            return (nil, nil)
+            let problem = "defaultVariant '\(text)' is not among its variants (\(names.joined(separator: ", ")))"
+            let diagnostic = Diagnostic(
+                .error, at: variantNode.location, "'\(key)' \(problem)" + Suggestions.didYouMean(text, among: names))
+            diagnostics.append(diagnostic)
+            flagErrors.append(diagnostic)
+            return (nil, nil, "\(problem) at \(variantNode.location)")
         }
-        return (LocatedValue(value, at: variantNode.location), name)
+        return (LocatedValue(value, at: variantNode.location), name, nil)
     }
 
     mutating func readBounds(type: FlagType) -> (Double?, Double?) {

@@ -9,6 +9,9 @@ struct DefinitionEntryReader {
     let setMetadata: [String: JSONValue]
     let today: CalendarDay
     var diagnostics: [Diagnostic] = []
+    /// The errors among ``diagnostics`` confined to this flag: it still loads, and reads
+    /// `PARSE_ERROR` (see ``FlagDefinition/configurationProblem``).
+    var flagErrors: [Diagnostic] = []
     private(set) var key = ""
     private(set) var keyLocation = SourcePosition.unknown("")
     private(set) var fields = DefinitionFields()
@@ -68,7 +71,7 @@ struct DefinitionEntryReader {
                 checkedVariants[name] = value
             }
         }
-        let (defaultValue, defaultVariant) = readDefault(rules: rules, variants: checkedVariants)
+        let (defaultValue, defaultVariant, defaultVariantProblem) = readDefault(rules: rules, variants: checkedVariants)
         var metadata = setMetadata
         if let node = fields["metadata"], let own = MetadataReader.read(node, key: key, diagnostics: &diagnostics) {
             metadata.merge(own) { _, flagValue in flagValue }
@@ -80,7 +83,7 @@ struct DefinitionEntryReader {
             targetingNode: fields["targeting"], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText("description"),
             owner: readText("owner"), expires: readExpiry(), metadata: metadata, location: keyNode.location,
-            swiftType: readSwiftType())
+            swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
     }
 
     private mutating func readFields(_ entries: [YAMLMappingEntry]) {

@@ -4,6 +4,8 @@
 struct DefinitionFileReader {
     let today: CalendarDay
     var diagnostics: [Diagnostic] = []
+    /// The errors among ``diagnostics`` confined to one flag, which still loads.
+    var flagErrors: [Diagnostic] = []
     var definitions: [FlagDefinition] = []
     var evaluators: [(name: String, rule: LocatedValue, node: YAMLNode)] = []
 
@@ -109,6 +111,7 @@ struct DefinitionFileReader {
                 definitions.append(definition)
             }
             diagnostics += entryReader.diagnostics
+            flagErrors += entryReader.flagErrors
         }
     }
 

@@ -4,15 +4,17 @@ public struct DefinitionLoadResult: Sendable {
     public var definitions: DefinitionSet
     /// Every problem, in reading order: what `ensign validate` reports.
     public var diagnostics: [Diagnostic]
-    /// The errors among ``diagnostics`` that are in targeting rules or `$evaluators`.
+    /// The errors among ``diagnostics`` confined to one flag: a targeting rule (or an
+    /// `$evaluators` entry it uses) that does not compile, a `defaultVariant` that names no
+    /// variant.
     ///
-    /// Each is confined to the flags that use the rule (a rule that does not compile makes its
-    /// flag resolve with `PARSE_ERROR`), so they do not stop a context loading.
-    public var ruleErrors: [Diagnostic] = []
+    /// Such a flag still loads and resolves with `PARSE_ERROR` (see
+    /// ``FlagDefinition/configurationProblem``), so these do not stop a context loading.
+    public var flagErrors: [Diagnostic] = []
 
-    /// ``diagnostics`` as a running context reports them: rule errors become warnings, since
-    /// the context loads with them.
-    public var runtimeDiagnostics: [Diagnostic] { diagnostics.demoting(ruleErrors) }
+    /// ``diagnostics`` as a running context reports them: errors confined to one flag become
+    /// warnings, since the context loads with them.
+    public var runtimeDiagnostics: [Diagnostic] { diagnostics.demoting(flagErrors) }
 }
 
 /// A definitions directory loaded for one environment: its definitions, that environment's
@@ -27,12 +29,12 @@ public struct DirectoryLoadResult: Sendable {
     public var knownEnvironments: [String]
     /// Every problem found, in reading order.
     public var diagnostics: [Diagnostic]
-    /// The errors among ``diagnostics`` that are confined to the flags whose targeting they
-    /// are in (see ``DefinitionLoadResult/ruleErrors``).
-    public var ruleErrors: [Diagnostic] = []
+    /// The errors among ``diagnostics`` confined to one flag (see
+    /// ``DefinitionLoadResult/flagErrors``).
+    public var flagErrors: [Diagnostic] = []
 
-    /// ``diagnostics`` as a running context reports them: rule errors become warnings.
-    public var runtimeDiagnostics: [Diagnostic] { diagnostics.demoting(ruleErrors) }
+    /// ``diagnostics`` as a running context reports them: errors confined to one flag become warnings.
+    public var runtimeDiagnostics: [Diagnostic] { diagnostics.demoting(flagErrors) }
 }
 
 extension Array where Element == Diagnostic {

@@ -79,7 +79,7 @@ public struct DefinitionLoader: Sendable {
         return DirectoryLoadResult(
             definitions: loaded.definitions, environmentOverlay: environmentOverlay,
             knownEnvironments: known.names.sorted(), diagnostics: (diagnostics + loaded.diagnostics).sortedByLocation(),
-            ruleErrors: loaded.ruleErrors)
+            flagErrors: loaded.flagErrors)
     }
 
     /// The warning for a directory without definitions files.
@@ -194,7 +194,7 @@ public struct DefinitionLoader: Sendable {
         return DefinitionLoadResult(
             definitions: set,
             diagnostics: (collector.diagnostics + compiler.warnings + compiler.errors).sortedByLocation(),
-            ruleErrors: compiler.errors)
+            flagErrors: collector.flagErrors + compiler.errors)
     }
 
     /// Checks already-parsed overlay documents against `definitions`.
