@@ -67,8 +67,10 @@ let package = Package(
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
             name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl"], path: "Tests/EnsignControlProbe"),
+        // The security suite lives here too: its attacker plants files and sockets with EnsignControlProbe.
         .testTarget(
-            name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport"]),
+            name: "EnsignCLITests",
+            dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport", "EnsignControlProbe"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(
             name: "EnsignFleetTests",
