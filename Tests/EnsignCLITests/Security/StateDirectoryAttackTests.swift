@@ -66,8 +66,8 @@
             }
 
             @Test(
-                "A state directory that is another user's link to a private directory of root's is refused",
-                arguments: [""])
+                "A state directory that is another user's link to a private directory of root's is refused, even named with trailing slashes",
+                arguments: ["", "/", "//"])
             func linkedDirectoryRefused(suffix: String) throws {
                 let scene = try AttackScene()
                 // In the shared directory, so that only the check of the link itself stands in the way.
