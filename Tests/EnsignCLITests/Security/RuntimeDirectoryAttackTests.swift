@@ -54,6 +54,28 @@
                     "\(result.errors)")
             }
 
+            @Test("A runtime directory reached through another user's link is not created where the link points")
+            func serverRefusesLinkOnTheWay() throws {
+                let scene = try AttackScene()
+                // One link in the attacker's home, one of theirs in the shared directory; both lead into root's victim.
+                try scene.attacker.plant([
+                    .link(scene.home + "/up", to: scene.victim), .link(scene.shared + "/up", to: scene.victim),
+                ])
+                let cases = [
+                    (scene.home + "/up/run", "\(scene.home) belongs to uid \(scene.user.uid)"),
+                    (scene.shared + "/up/run", "\(scene.shared)/up is a symbolic link of uid \(scene.user.uid)'s"),
+                ]
+                for (runtime, reason) in cases {
+                    let result = try scene.expectUntouched {
+                        try scene.demo([], environment: ["ENSIGN_RUNTIME_DIR": runtime])
+                    }
+                    #expect(result.status == 1, "\(result.errors)")
+                    #expect(
+                        result.errors.contains("the runtime directory \(runtime) cannot be used: \(reason)"),
+                        "\(result.errors)")
+                }
+            }
+
             @Test(
                 "ensign list and ps refuse a runtime directory another user created (0777 or 0700) and never connect to the app socket they planted in it",
                 arguments: [0o777, 0o700] as [mode_t])

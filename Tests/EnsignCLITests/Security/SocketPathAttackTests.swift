@@ -27,6 +27,20 @@
                 }
             }
 
+            @Test("ensign demo --socket through another user's link does not create the socket where the link points")
+            func serverRefusesLinkOnTheWay() throws {
+                let scene = try AttackScene()
+                // home/up/victim is root's private victim directory, reached through the attacker's link.
+                try scene.attacker.plant([.link(scene.home + "/up", to: scene.workspace)])
+                let socket = scene.home + "/up/victim/demo.sock"
+                let result = try scene.expectUntouched { try scene.demo(["--socket", socket]) }
+                #expect(result.status == 1, "\(result.errors)")
+                #expect(
+                    result.errors.contains(
+                        "the runtime directory \(scene.home)/up/victim cannot be used: \(scene.home) belongs to uid \(scene.user.uid)"
+                    ), "\(result.errors)")
+            }
+
             @Test(
                 "A live command refuses a --socket another user listens on in a directory others can write to, and never connects"
             )
