@@ -83,7 +83,7 @@
                 let scene = try AttackScene()
                 let runtime = scene.shared + "/ensign-0"
                 try scene.attacker.plant([.directory(runtime, mode: mode)])
-                let lure = try scene.attacker.listen(at: runtime + "/demo.4242.sock")
+                let lure = try scene.listen(at: runtime + "/demo.4242.sock")
                 for command in [["list"], ["ps"], ["set", "beneficiaries.pageSize", "50"]] {
                     let result = try scene.expectUntouched {
                         try scene.ensign(command, environment: ["ENSIGN_RUNTIME_DIR": runtime])
@@ -106,7 +106,7 @@
                 try scene.attacker.plant([
                     .directory(scene.home + "/run", mode: 0o700), .link(link, to: scene.home + "/run"),
                 ])
-                let lure = try scene.attacker.listen(at: scene.home + "/run/demo.4242.sock")
+                let lure = try scene.listen(at: scene.home + "/run/demo.4242.sock")
                 for runtime in [link, link + "/"] {
                     let result = try scene.expectUntouched {
                         try scene.ensign(["list"], environment: ["ENSIGN_RUNTIME_DIR": runtime])

@@ -49,7 +49,7 @@
                 try scene.attacker.plant([.directory(scene.shared + "/open", mode: 0o777)])
                 for directory in [scene.shared, scene.shared + "/open"] {
                     let socket = directory + "/demo.4242.sock"
-                    let lure = try scene.attacker.listen(at: socket)
+                    let lure = try scene.listen(at: socket)
                     for command in [["list"], ["set", "beneficiaries.pageSize", "50", "--persist"]] {
                         let result = try scene.expectUntouched { try scene.ensign(command + ["--socket", socket]) }
                         #expect(result.status == 1, "\(command): \(result.errors)")

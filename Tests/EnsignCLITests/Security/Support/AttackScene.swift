@@ -17,8 +17,9 @@
     ///   where the attack does not reach.
     ///
     /// ``expectUntouched(during:sourceLocation:)`` checks that an attack changed nothing in
-    /// `shared`, `home` and `victim` and opened nothing there. Released, the scene removes
-    /// its workspace and then the user (whose files must be gone first).
+    /// `shared`, `home` and `victim` and opened nothing there. Released, the scene ends the
+    /// attacker's listeners, removes its workspace and then the user, in that order (a user
+    /// with a process still running cannot be removed), however the test ended.
     final class AttackScene {
         let attacker: Attacker
         let workspace: String
@@ -51,7 +52,20 @@
             try Self.writeFile(victimState + "/overrides.yaml", Self.foreignState)
         }
 
-        deinit { try? FileManager.default.removeItem(atPath: workspace) }
+        /// The attacker's listeners, ended before the user is removed.
+        private var listeners: [PlantedListener] = []
+
+        deinit {
+            for listener in listeners { listener.stop() }
+            try? FileManager.default.removeItem(atPath: workspace)
+        }
+
+        /// Listens on `path` as the attacker, recording who connects (see ``PlantedListener``).
+        func listen(at path: String) throws -> PlantedListener {
+            let listener = try PlantedListener(user: user, path: path)
+            listeners.append(listener)
+            return listener
+        }
 
         /// Runs `attack` and expects that it left `shared`, `home` and `victim` as they were,
         /// entry for entry, and opened, read or wrote nothing in them meanwhile.

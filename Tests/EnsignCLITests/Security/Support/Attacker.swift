@@ -36,11 +36,6 @@
             }
         }
 
-        /// Listens on `path` as the attacker, recording who connects (see ``PlantedListener``).
-        func listen(at path: String) throws -> PlantedListener {
-            try PlantedListener(user: user, path: path)
-        }
-
         struct PlantingFailed: Error, CustomStringConvertible {
             let description: String
         }
