@@ -73,8 +73,10 @@ let package = Package(
         .executableTarget(
             name: "EnsignControlProbe", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics"],
             path: "Tests/EnsignControlProbe"),
+        // The security suite lives here too: its attacker plants files and sockets with EnsignControlProbe.
         .testTarget(
-            name: "EnsignCLITests", dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport"]),
+            name: "EnsignCLITests",
+            dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport", "EnsignControlProbe"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(
             name: "EnsignFleetTests",

@@ -1,4 +1,4 @@
-// A helper process for the control server's tests. Two modes:
+// A helper process for the control server's tests and the security suite. Its modes:
 //
 //   EnsignControlProbe connect-as UID SOCKET
 //     Run as root: drops to UID (and its group), connects to SOCKET, sends a hello, and
@@ -15,6 +15,11 @@
 //     clients (one watching, one sending a bad request, one leaving abruptly), stops it,
 //     and prints the counts before and after as JSON. A process of its own, so that no
 //     other test opens descriptors or threads meanwhile.
+//
+//   EnsignControlProbe plant-as UID GID STEP...
+//   EnsignControlProbe listen-as UID GID SOCKET
+//     Run as root: drop to UID:GID and prepare files, directories and links, or listen on a
+//     socket and report who connected, as that user (see Attacker.swift).
 import CHeapStatistics
 import Ensign
 import EnsignControl
@@ -35,34 +40,26 @@ case (3, "lifecycle"):
     exit(lifecycle(runtimeDirectory: arguments[2]))
 case (4, "heap"):
     exit(visitHeap(runtimeDirectory: arguments[2], visits: Int(arguments[3]) ?? 0))
+case (4..., "plant-as"):
+    guard let uid = UInt32(arguments[2]), let gid = UInt32(arguments[3]) else { exit(2) }
+    exit(plantAs(uid, group: gid, steps: arguments[4...]))
+case (5, "listen-as"):
+    guard let uid = UInt32(arguments[2]), let gid = UInt32(arguments[3]) else { exit(2) }
+    exit(listenAs(uid, group: gid, at: arguments[4]))
 default:
-    print("usage: EnsignControlProbe connect-as UID SOCKET | lifecycle RUNTIME_DIR | heap RUNTIME_DIR COUNT")
+    print(
+        "usage: EnsignControlProbe connect-as UID SOCKET | lifecycle RUNTIME_DIR | heap RUNTIME_DIR COUNT"
+            + " | plant-as UID GID STEP... | listen-as UID GID SOCKET")
     exit(2)
 }
 
 func connectAs(_ uid: UInt32, to path: String) -> Int32 {
-    guard setgroups(0, nil) == 0, setgid(uid) == 0, setuid(uid) == 0, getuid() == uid else {
+    guard dropPrivileges(to: uid, group: uid) else {
         print("cannot drop to uid \(uid): errno \(errno)")
         return 4
     }
-    #if os(Linux)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-        let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
-    #endif
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        let bytes = Array(path.utf8.prefix(raw.count - 1))
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else {
+    let descriptor = makeStreamSocket()
+    guard withSocketAddress(path, { connect(descriptor, $0, $1) }) == 0 else {
         print("connect failed: errno \(errno)")
         return 3
     }

@@ -11,6 +11,11 @@ public enum BuiltExecutable {
         public var output: String
         /// Standard error.
         public var errors: String
+
+        /// A result put together by a caller that ran the process itself (with ``start(executable:_:environment:output:errors:)``).
+        public init(status: Int32, output: String, errors: String) {
+            (self.status, self.output, self.errors) = (status, output, errors)
+        }
     }
 
     /// The package root, for paths such as `flags/`.

@@ -22,14 +22,13 @@ struct ContextLoader: Sendable {
     }
 
     /// Why the directories of the preferences and overrides files cannot hold state (another
-    /// user's, writable by others, a link), before anything is read or written in them.
+    /// user's, writable by others, a link, or reached through a directory or link another user
+    /// could change), before anything is read or written in them, and before they exist.
     func unsafeStateDirectories() -> [Diagnostic] {
         [preferencesFile, overridesFile].compactMap { file -> Diagnostic? in
             guard let file else { return nil }
-            let directory = FileSystem.parentDirectory(of: file.path)
-            guard FileSystem.exists(directory) else { return nil }
             do throws(FileSystem.Failure) {
-                try FileSystem.checkPrivateDirectory(directory)
+                try FileSystem.checkStateDirectory(FileSystem.parentDirectory(of: file.path))
                 return nil
             } catch {
                 return Diagnostic(.error, at: .unknown(file.path), error.description)

@@ -111,7 +111,12 @@ enum FileSystem {
 
     /// Creates `path` (and missing parents) private to this user (0700), or checks that the
     /// existing directory is safe to keep state in (``checkPrivateDirectory(_:)``).
+    ///
+    /// The way to it is checked first, so that nothing is created where another user could
+    /// change where the path leads, and again after, in case they changed it meanwhile.
     static func preparePrivateDirectory(_ path: String) throws(Failure) {
+        let path = PathTrust.normalized(path)
+        try checkWay(to: path)
         try createMissingDirectories(path)
         try checkPrivateDirectory(path)
     }
@@ -126,10 +131,24 @@ enum FileSystem {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Failure("create directory", path) }
     }
 
+    /// Checks a state directory before anything is read or written in it, whether it exists
+    /// yet or not: the directory itself when it does (``checkPrivateDirectory(_:)``), and the
+    /// way to it in any case.
+    static func checkStateDirectory(_ path: String) throws(Failure) {
+        let path = PathTrust.normalized(path)
+        var status = stat()
+        if lstat(path, &status) == 0 { return try checkPrivateDirectory(path) }
+        guard errno == ENOENT else { throw Failure("inspect", path) }
+        try checkWay(to: path)
+    }
+
     /// Checks, before anything is read or written in it, that `path` is a directory (not a
-    /// link) that belongs to this user and that no other user can write to: otherwise another
-    /// user could plant files or links in it for this process to read or follow.
+    /// link) that belongs to this user and that no other user can write to, and that no other
+    /// user could change the way to it (`PathTrust`): otherwise another user could plant
+    /// files or links in it, or put a directory of theirs in its place, for this process to
+    /// read or follow. Trailing slashes do not make a link pass.
     static func checkPrivateDirectory(_ path: String) throws(Failure) {
+        let path = PathTrust.normalized(path)
         var status = stat()
         guard lstat(path, &status) == 0 else { throw Failure("inspect", path) }
         let unsafe: String? =
@@ -144,6 +163,15 @@ enum FileSystem {
             default: "it is not a directory"
             }
         if let unsafe { throw Failure(description: "refusing to keep state in \(path): \(unsafe)") }
+        try checkWay(to: path)
+    }
+
+    /// Checks that no one but this user and root could change where `path` leads.
+    private static func checkWay(to path: String) throws(Failure) {
+        guard let problem = PathTrust.problem(onTheWayTo: path, trusting: [geteuid()]) else { return }
+        throw Failure(
+            description: "refusing to keep state in \(path): \(problem); keep state in a directory of your own"
+                + " below directories that only you or root can change")
     }
 
     /// Keeps a copy of `path` as `<path>.corrupt-<UTC time>` (a hard link, so the file also

@@ -91,14 +91,11 @@ final class PersistentOverlayFile: Sendable {
     /// written back, so nothing the user had is lost and nothing invalid is applied.
     func load(definitions: DefinitionSet, loader: DefinitionLoader = DefinitionLoader()) -> Loaded {
         var loaded = Loaded()
-        let directory = FileSystem.parentDirectory(of: path)
-        if FileSystem.exists(directory) {
-            do throws(FileSystem.Failure) {
-                try FileSystem.checkPrivateDirectory(directory)
-            } catch {
-                loaded.refusal = Diagnostic(.error, at: .unknown(path), error.description)
-                return loaded
-            }
+        do throws(FileSystem.Failure) {
+            try FileSystem.checkStateDirectory(FileSystem.parentDirectory(of: path))
+        } catch {
+            loaded.refusal = Diagnostic(.error, at: .unknown(path), error.description)
+            return loaded
         }
         guard FileSystem.exists(path) else { return loaded }
         let source: ConfigSource

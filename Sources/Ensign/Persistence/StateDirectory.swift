@@ -10,8 +10,10 @@ extension AppContextConfiguration {
     ///
     /// Never a shared directory such as `/tmp`: another user could create it first and plant
     /// files or links in it. Ensign creates the directory private (0700) on the first write
-    /// and refuses one that is not the user's own or that other users can write to. On Apple
-    /// platforms, pass a directory inside the app's container (Application Support) instead.
+    /// and refuses one that is not the user's own, that other users can write to, or that
+    /// another user could move or redirect (below their directory or their link: a `HOME`
+    /// that `sudo` kept, say). On Apple platforms, pass a directory inside the app's
+    /// container (Application Support) instead.
     ///
     /// ```swift
     /// let state = AppContextConfiguration.defaultStateDirectory(forApp: "banking")

@@ -1,3 +1,5 @@
+import Ensign
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,8 @@
 ///
 /// `$ENSIGN_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/ensign`, else `/tmp/ensign-<uid>`. The
 /// directory is private to its user (mode 0700); a server refuses to put its socket in a
-/// directory that another user owns or can enter, and clients refuse to look in one.
+/// directory that another user owns or can enter, or could move or redirect (one below
+/// their directory or link), and clients refuse to look in one.
 public enum ControlRuntimeDirectory {
     /// The runtime directory for this process's user and environment.
     public static var defaultPath: String {
@@ -29,9 +32,7 @@ public enum ControlRuntimeDirectory {
     /// A trailing slash makes `lstat` follow a symbolic link (`link/` names the directory the
     /// link points to), which would let a link pass the check that refuses links.
     static func normalized(_ path: String) -> String {
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard !components.isEmpty else { return path.hasPrefix("/") ? "/" : path }
-        return (path.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
+        PathTrust.normalized(path)
     }
 
     /// The directory that holds `path`.
@@ -43,7 +44,9 @@ public enum ControlRuntimeDirectory {
 
     /// Checks a directory that holds a socket named explicitly (not in the runtime
     /// directory): a real directory that no one but its owner can write to, owned by `owner`
-    /// or by root, so no other user can replace the socket in it.
+    /// or by root, reached through directories and links only `owner`, this user or root
+    /// could change (`PathTrust`), so no other user can replace the socket in it or lead
+    /// the path elsewhere.
     static func checkSocketDirectory(_ directory: String, owner: uid_t) throws(RuntimeDirectoryError) {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
@@ -68,23 +71,33 @@ public enum ControlRuntimeDirectory {
                 problem: "other users can write to it (mode \(String(mode, radix: 8))) and so replace the socket;"
                     + " use a private directory such as the runtime directory")
         }
+        if let problem = PathTrust.problem(onTheWayTo: directory, trusting: [owner, geteuid()]) {
+            throw RuntimeDirectoryError(
+                path: directory, problem: "\(problem); put the socket in a directory of your own")
+        }
     }
 
     /// Creates the directory (and missing parents) with mode 0700, or checks an existing one.
     ///
+    /// The way to it is checked before anything is created, so that no directory is made
+    /// where another user's directory or link leads, and again after.
+    ///
     /// - Throws: ``RuntimeDirectoryError`` when the path is not a directory, is a symbolic
-    ///   link, belongs to another user, or is open to group or others.
+    ///   link, belongs to another user, or is open to group or others, or when another user
+    ///   could change the way to it.
     public static func prepare(_ path: String) throws(RuntimeDirectoryError) {
         let path = normalized(path)
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw RuntimeDirectoryError(path: path, problem: systemReason()) }
+            try checkWay(to: path)
             try createDirectories(path)
         }
         try check(path)
     }
 
-    /// Checks that an existing directory is private to this user (see ``prepare(_:)``).
+    /// Checks that an existing directory is private to this user, and the way to it too (see
+    /// ``prepare(_:)``).
     public static func check(_ path: String) throws(RuntimeDirectoryError) {
         let path = normalized(path)
         var info = stat()
@@ -108,6 +121,14 @@ public enum ControlRuntimeDirectory {
                 path: path,
                 problem: "other users can access it (mode \(String(mode, radix: 8))); run 'chmod 700 \(path)'")
         }
+        try checkWay(to: path)
+    }
+
+    /// Checks that no one but this user and root could change where `path` leads (`PathTrust`).
+    private static func checkWay(to path: String) throws(RuntimeDirectoryError) {
+        guard let problem = PathTrust.problem(onTheWayTo: path, trusting: [geteuid()]) else { return }
+        throw RuntimeDirectoryError(
+            path: path, problem: "\(problem); point ENSIGN_RUNTIME_DIR at a directory of your own")
     }
 
     private static func createDirectories(_ path: String) throws(RuntimeDirectoryError) {

@@ -22,6 +22,35 @@ struct SocketTrustTests {
         #expect(chosen == link)
     }
 
+    @Test("A runtime directory below a directory others can write to is refused before anything is created")
+    func openParentRefused() throws {
+        let directory = try TemporaryRuntimeDirectory()
+        let open = directory.path + "/open"
+        #expect(mkdir(open, 0o700) == 0 && chmod(open, 0o777) == 0)
+        let refusal = #expect(throws: RuntimeDirectoryError.self) { try ControlRuntimeDirectory.prepare(open + "/run") }
+        #expect(refusal?.problem.hasPrefix("other users can write to \(open) (mode 777)") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open) == [])
+        // An explicit socket path there is refused as well, by the server and by a client.
+        #expect(mkdir(open + "/private", 0o700) == 0)
+        #expect(throws: ControlServerError.self) {
+            try ControlServer.start(
+                context: try ControlFixtures.context(),
+                options: ControlServerOptions(appName: "x", socketPath: open + "/private/x.sock"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open + "/private") == [])
+    }
+
+    @Test("This user's own links and a sticky shared directory on the way to the runtime directory are trusted")
+    func ownLinksTrusted() throws {
+        let directory = try TemporaryRuntimeDirectory()
+        let shared = directory.path + "/shared"
+        #expect(mkdir(shared, 0o700) == 0 && chmod(shared, 0o1777) == 0)
+        #expect(symlink(shared, directory.path + "/alias") == 0)
+        try ControlRuntimeDirectory.prepare(directory.path + "/alias/run")
+        var info = stat()
+        #expect(lstat(shared + "/run", &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
+
     @Test("A server refuses an explicit socket path in a directory others can write to")
     func serverRefusesOpenDirectory() throws {
         let directory = try TemporaryRuntimeDirectory()

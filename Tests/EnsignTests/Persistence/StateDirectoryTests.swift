@@ -4,9 +4,10 @@ import Testing
 
 @testable import Ensign
 
-/// A state directory is checked before anything is read or written in it, and the files the
-/// library creates there never follow a planted link. (Directories of another user are tried
-/// in the security suite, which needs a second user.)
+/// A state directory is checked before anything is read or written in it, and so is the way
+/// to it; the files the library creates there never follow a planted link. (Directories and
+/// links of another user are tried in the security suite, Tests/EnsignCLITests/Security,
+/// which needs a second user.)
 @Suite("State directories and the files created in them")
 struct StateDirectoryTests {
     @Test("A state directory other users can write to is refused before anything in it is read or written")
@@ -71,6 +72,59 @@ struct StateDirectoryTests {
         try context.setOverride(keyNamed: "list.pageSize", to: 56, persist: true)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "untouched\n")
         #expect(try fixture.read(fixture.overridesFile).contains("list.pageSize: 56"))
+    }
+
+    @Test("A state directory named with trailing slashes is checked as the link it is, not as where it leads")
+    func trailingSlashesChecked() throws {
+        let fixture = try PersistenceFixture()
+        let elsewhere = fixture.directory.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        #expect(chmod(elsewhere, 0o700) == 0)
+        // An invalid file there: a start that took the link's target for the state directory would set it aside.
+        try "flags:\n  list.pageSize: ten\n".write(
+            toFile: elsewhere + "/overrides.yaml", atomically: false, encoding: .utf8)
+        try fixture.directory.link("state", to: "elsewhere")
+        for slashes in ["/", "//"] {
+            var configuration = fixture.configuration()
+            configuration.overridesFile = fixture.directory.path + "/state" + slashes + "overrides.yaml"
+            configuration.preferencesFile = nil
+            let refusal = #expect(throws: AppContextLoadError.self) { _ = try AppContext(configuration: configuration) }
+            #expect(
+                refusal?.diagnostics.first?.message.contains(
+                    "refusing to keep state in \(fixture.directory.path)/state: it is a symbolic link") == true)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == ["overrides.yaml"])
+    }
+
+    @Test("A state directory below a directory others can write to is refused before it is created")
+    func openParentRefused() throws {
+        let fixture = try PersistenceFixture()
+        let open = fixture.directory.path + "/open"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+        #expect(chmod(open, 0o777) == 0)
+        var configuration = fixture.configuration()
+        configuration.preferencesFile = open + "/app/state/preferences.yaml"
+        configuration.overridesFile = nil
+        let refusal = #expect(throws: AppContextLoadError.self) { _ = try AppContext(configuration: configuration) }
+        #expect(
+            refusal?.diagnostics.first?.message.contains(
+                "refusing to keep state in \(open)/app/state: other users can write to \(open) (mode 777)") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open) == [])
+    }
+
+    @Test("A sticky shared directory (like /tmp) and this user's own links on the way are trusted")
+    func stickyParentAndOwnLinksTrusted() throws {
+        let fixture = try PersistenceFixture()
+        let shared = fixture.directory.path + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared, 0o1777) == 0)
+        try fixture.directory.link("alias", to: "shared")
+        var configuration = fixture.configuration()
+        configuration.overridesFile = fixture.directory.path + "/alias/state/overrides.yaml"
+        configuration.preferencesFile = nil
+        let context = try AppContext(configuration: configuration)
+        try context.setOverride(keyNamed: "list.pageSize", to: 55, persist: true)
+        #expect(try fixture.read(shared + "/state/overrides.yaml").contains("list.pageSize: 55"))
     }
 
     @Test("The default state directory is in the user's state home, never in /tmp")
