@@ -5,7 +5,9 @@ import Foundation
 /// Runs a soak: starts the app, loads it for `seconds`, lets it settle, and checks the
 /// accounting (see ``SoakVerdict``). Returns the exit status: 0 when every check held.
 enum SoakDriver {
-    static func run(seconds: Int, plan: SoakPlan = SoakPlan(), seed: UInt64, keepDirectory: Bool) throws -> Int32 {
+    static func run(seconds: Int, plan: SoakPlan = .fromEnvironment(), seed: UInt64, keepDirectory: Bool) throws
+        -> Int32
+    {
         let directory = try makeTemporaryDirectory()
         defer { if !keepDirectory { try? FileManager.default.removeItem(atPath: directory) } }
         let files = try SoakFiles.create(in: directory)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The shape of a soak run: which keys exist, who changes each one, and how hard the load is.
 ///
 /// 2,000 int flags in four definitions files (`soak0.yaml` … `soak3.yaml`, namespaces
@@ -30,6 +32,24 @@ struct SoakPlan: Sendable {
     static let churnedStreamCount = 25
     /// Each churned stream is cancelled and made anew this often.
     static let churnInterval: Duration = .milliseconds(100)
+
+    /// The plan, with the load's rates taken from the environment where set, to isolate one
+    /// kind of load when a figure moves: `ENSIGN_SOAK_WRITES_PER_SECOND`,
+    /// `ENSIGN_SOAK_PERSISTED_SHARE`, `ENSIGN_SOAK_RESET_SHARE`, `ENSIGN_SOAK_REWRITE_SECONDS`
+    /// (`0`: no rewrites).
+    static func fromEnvironment() -> SoakPlan {
+        var plan = SoakPlan()
+        let environment = ProcessInfo.processInfo.environment
+        if let value = environment["ENSIGN_SOAK_WRITES_PER_SECOND"].flatMap(Int.init), value > 0 {
+            plan.writesPerSecond = value
+        }
+        if let value = environment["ENSIGN_SOAK_PERSISTED_SHARE"].flatMap(Double.init) { plan.persistedShare = value }
+        if let value = environment["ENSIGN_SOAK_RESET_SHARE"].flatMap(Double.init) { plan.resetShare = value }
+        if let value = environment["ENSIGN_SOAK_REWRITE_SECONDS"].flatMap(Int.init) {
+            plan.rewriteInterval = value > 0 ? .seconds(value) : .seconds(1_000_000)
+        }
+        return plan
+    }
 
     /// The key `k<index>` of file `file`.
     static func key(file: Int, index: Int) -> String { "soak\(file).k\(index)" }
