@@ -29,6 +29,12 @@ enum HeapProbe {
             scopedKeys(count: count)
         case "concurrent":
             await concurrent(count: count, directory: directory)
+        case "plain-writes":
+            overrideWrites(count: count, directory: directory, persist: false, watching: false)
+        case "persisted-writes":
+            overrideWrites(count: count, directory: directory, persist: true, watching: false)
+        case "persisted-writes-watched":
+            overrideWrites(count: count, directory: directory, persist: true, watching: true)
         default:
             say("unknown scenario \(scenario)")
             return 2
@@ -96,6 +102,35 @@ enum HeapProbe {
         let before = heapInUse()
         churn(count)
         report(before, heapInUse(), count: count, unit: "read")
+    }
+
+    /// Overrides set in a context with an overrides file, saved to it (each write returns once
+    /// it is on disk) or not, with the context watching its files or not: the soak's memory
+    /// crept with persisted writes.
+    static func overrideWrites(count: Int, directory: String, persist: Bool, watching: Bool) {
+        let flags = directory + "/flags"
+        let state = directory + "/state"
+        mkdir(flags, 0o700)
+        mkdir(state, 0o700)
+        writeFile(flags + "/app.yaml", definitions)
+        var configuration = AppContextConfiguration(
+            definitionsDirectory: flags, environment: "test", overridesFile: state + "/overrides.yaml")
+        configuration.watchesFiles = watching
+        let context = try! AppContext(configuration: configuration)
+        var value = 0
+        func churn(_ rounds: Int) {
+            for _ in 0..<rounds {
+                value += 1
+                try! context.setOverride(keyNamed: "k\(value % 200)", to: .int(value), persist: persist)
+            }
+        }
+        churn(500)
+        usleep(300_000)  // the watcher's reloads of the app's own writes settle
+        let before = heapInUse()
+        churn(count)
+        usleep(300_000)
+        report(before, heapInUse(), count: count, unit: "write")
+        withExtendedLifetime(context) {}
     }
 
     /// A long-running app's work, all at once: 500 per-key observers and 25 running streams;

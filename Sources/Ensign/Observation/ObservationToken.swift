@@ -11,10 +11,10 @@
 /// }
 /// ```
 public final class ObservationToken: Sendable, Hashable {
-    private let cancellation: LockedState<(@Sendable () -> Void)?>
+    private let cancellation: LockedState<LockedCallback<Void>?>
 
     init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = LockedState(cancel)
+        cancellation = LockedState(LockedCallback { _ in cancel() })
     }
 
     /// Stops the observer; later calls do nothing. Safe from any thread, also from inside
@@ -24,7 +24,7 @@ public final class ObservationToken: Sendable, Hashable {
             defer { cancel = nil }
             return cancel
         }
-        cancel?()
+        cancel?.call(())
     }
 
     /// Whether ``cancel()`` has been called.

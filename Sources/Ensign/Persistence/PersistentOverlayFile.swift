@@ -33,8 +33,8 @@ final class PersistentOverlayFile: Sendable {
     let coalescingDelay: DispatchTimeInterval
     private let queue: DispatchQueue
     private let state = LockedState(State())
-    private let problemHandler = LockedState<(@Sendable (Diagnostic) -> Void)?>(nil)
-    private let outcomeHandler = LockedState<(@Sendable (PersistenceError?) -> Void)?>(nil)
+    private let problemHandler = LockedState<LockedCallback<Diagnostic>?>(nil)
+    private let outcomeHandler = LockedState<LockedCallback<PersistenceError?>?>(nil)
 
     private struct State {
         /// Changes not yet on disk, by key: a value to write, or `nil` to remove the key.
@@ -42,6 +42,10 @@ final class PersistentOverlayFile: Sendable {
         /// Changes taken from `pending` by a write that has not finished: still not on disk,
         /// so a re-read must still lay them over the file.
         var inFlight: [String: (section: Section, value: JSONValue?)] = [:]
+        /// Whether a coalesced background write is scheduled and has not started. Only that
+        /// write clears it, so there is never more than one scheduled: a write flushed at once
+        /// (a persisted `setOverride`) leaves the scheduled one to find nothing to do, instead
+        /// of letting every such write schedule another (each cost libdispatch a timer).
         var isWriteScheduled = false
         /// Disk writes done, for tests and diagnostics.
         var writeCount = 0
@@ -59,7 +63,7 @@ final class PersistentOverlayFile: Sendable {
 
     /// Where problems found while writing in the background are reported (the context's log).
     func onProblem(_ handler: @escaping @Sendable (Diagnostic) -> Void) {
-        problemHandler.withLock { $0 = handler }
+        problemHandler.withLock { $0 = LockedCallback(handler) }
     }
 
     /// Where the outcome of every disk write is reported: `nil` once a write succeeded, the
@@ -67,17 +71,17 @@ final class PersistentOverlayFile: Sendable {
     ///
     /// The handler runs on the thread that wrote, holding no lock of this file's.
     func onWriteOutcome(_ handler: @escaping @Sendable (PersistenceError?) -> Void) {
-        outcomeHandler.withLock { $0 = handler }
+        outcomeHandler.withLock { $0 = LockedCallback(handler) }
     }
 
     private func reportOutcome(_ outcome: PersistenceError?) {
         let handler = outcomeHandler.withLock { $0 }
-        handler?(outcome)
+        handler?.call(outcome)
     }
 
     private func reportProblem(_ diagnostic: Diagnostic) {
         let handler = problemHandler.withLock { $0 }
-        handler?(diagnostic)
+        handler?.call(diagnostic)
     }
 
     deinit {
@@ -229,6 +233,7 @@ final class PersistentOverlayFile: Sendable {
         guard shouldSchedule else { return }
         queue.asyncAfter(deadline: .now() + coalescingDelay) { [weak self] in
             guard let self else { return }
+            self.state.withLock { $0.isWriteScheduled = false }
             do {
                 try self.writePending()
             } catch {
@@ -264,7 +269,6 @@ final class PersistentOverlayFile: Sendable {
             defer {
                 state.inFlight.merge(state.pending) { $1 }
                 state.pending.removeAll()
-                state.isWriteScheduled = false
             }
             return state.pending
         }

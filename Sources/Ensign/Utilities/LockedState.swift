@@ -13,6 +13,9 @@
 /// should. The uncontended cost is the same: one atomic compare-and-swap to lock, one to unlock.
 ///
 /// `package` so the other targets of this package (the control server) use the same lock.
+///
+/// Never make a bare closure the whole state: wrap it in a ``LockedCallback`` (or a struct),
+/// or every `withLock` wraps it in another reabstraction thunk (see ``LockedCallback``).
 package final class LockedState<State>: @unchecked Sendable {
     // @unchecked Sendable, proven: `state` is private and its pointee only touched inside
     // `withLock`, between pthread_mutex_lock and pthread_mutex_unlock on `mutex`; both are

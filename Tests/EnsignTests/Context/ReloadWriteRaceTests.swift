@@ -10,7 +10,7 @@ struct ReloadWriteRaceTests {
     /// A context whose source runs `duringRead` while a reload is reading it, and whose
     /// definitions a test can edit between reloads.
     final class RacingSource: Sendable {
-        let duringRead = LockedState<(@Sendable () -> Void)?>(nil)
+        let duringRead = LockedState<LockedCallback<Void>?>(nil)
         let pageSizeDefault = LockedState(20)
 
         func makeContext() throws -> AppContext {
@@ -25,7 +25,7 @@ struct ReloadWriteRaceTests {
                     ],
                     environment: "test", environmentOverlay: nil, deploymentOverlays: [])
                 let loaded = memory.load(purpose)
-                duringRead.withLock { $0 }?()
+                duringRead.withLock { $0 }?.call(())
                 return loaded
             }
             return try AppContext(
@@ -40,7 +40,7 @@ struct ReloadWriteRaceTests {
         let context = try source.makeContext()
         let seen = Recorder<Int>()
         let token = context.observe(.pageSize) { seen.record($0) }
-        source.duringRead.withLock { $0 = { try? context.setOverride(.pageSize, to: 42) } }
+        source.duringRead.withLock { $0 = LockedCallback { _ in try? context.setOverride(.pageSize, to: 42) } }
         context.reload()
         #expect(context[.pageSize] == 42)
         #expect(context.details(for: .pageSize).reason == .override)
@@ -57,7 +57,7 @@ struct ReloadWriteRaceTests {
         let source = RacingSource()
         let context = try source.makeContext()
         source.duringRead.withLock {
-            $0 = {
+            $0 = LockedCallback { _ in
                 try? context.setPreference(.darkMode, to: true)
                 context.replaceFleetLayer(
                     [
@@ -79,7 +79,7 @@ struct ReloadWriteRaceTests {
         let child = context.makeChild(label: "child")
         source.pageSizeDefault.withLock { $0 = 30 }
         source.duringRead.withLock {
-            $0 = {
+            $0 = LockedCallback { _ in
                 try? context.setOverride(.showPendingList, to: true)
                 try? child.setOverride(.sortOrder, to: .name)
             }
