@@ -16,7 +16,7 @@ struct SoakVerdict {
     /// few hundred bytes per change passes it within minutes.
     static let allowedResidentGrowth = 4 * 1_048_576
     /// The heap in use is exact, so its bound is tighter.
-    static let allowedHeapGrowth = 1_048_576
+    static let allowedHeapGrowth = 512 * 1024
     /// Descriptors and threads may exceed their warm-up maximum by this many (visiting
     /// clients come and go between samples).
     static let allowedExtraDescriptors = 4
