@@ -1,7 +1,8 @@
 /// The rules for names: flag keys are any text flagd accepts, namespaces and environment
 /// names are dot-separated segments of letters, digits, `_` and `-`.
 ///
-/// A flag key may be any non-empty text without control characters, as in flagd's files:
+/// A flag key may be any non-empty text, as in flagd's files (diagnostics and the CLI show
+/// keys with control characters in JSON quotes):
 /// `beneficiaries.showPendingList`, `boolean-flag`, `my flag`, `team:checkout/v2@eu` and
 /// `café` are all keys, matched by their Unicode scalars. (`ensign generate` makes Swift names
 /// from a key's letters and digits, and says which keys it cannot name.)
@@ -10,14 +11,10 @@
 /// `-`, each starting with a letter, digit or `_`: `beneficiaries`, `v2.rollout_pct`; not
 /// `.hidden`, `a..b` or `has space`.
 public enum KeySyntax {
-    /// Why `key` cannot be a flag key, or `nil` when it can.
+    /// Why `key` cannot be a flag key, or `nil` when it can: only the empty key is refused
+    /// (flagd's daemon drops it too).
     public static func flagKeyProblem(_ key: some StringProtocol) -> String? {
-        if key.isEmpty { return "a key cannot be empty" }
-        if let control = key.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            let code = String(control.value, radix: 16, uppercase: true)
-            return "a key cannot hold control characters (U+\(String(repeating: "0", count: 4 - code.count) + code))"
-        }
-        return nil
+        key.isEmpty ? "a key cannot be empty" : nil
     }
 
     /// Whether `name` is a valid namespace or environment name.

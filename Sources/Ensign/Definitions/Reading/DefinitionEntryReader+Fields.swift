@@ -24,8 +24,9 @@ extension DefinitionEntryReader {
                 at: defaultNode.location,
                 "'\(key)' has variants, so its default is named with 'defaultVariant: <variant>', not 'default:'")
         }
-        guard let variantNode, variantNode.resolvedScalar != ResolvedScalar.null else {
-            return (nil, nil, nil)  // flagd: no default variant means the code default applies
+        // flagd: no default variant (absent, null or "") means the code default applies.
+        guard let variantNode, variantNode.resolvedScalar != ResolvedScalar.null, variantNode.scalarText != "" else {
+            return (nil, nil, nil)
         }
         guard let name = variantNode.scalarText, let value = variants[name] else {
             let names = variants.names.sorted()

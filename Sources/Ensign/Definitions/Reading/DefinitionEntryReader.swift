@@ -63,12 +63,16 @@ struct DefinitionEntryReader {
             return nil
         }
         readFields(entries)
-        guard let (type, variants) = readTypeAndVariants() else { return nil }
+        guard let (type, variants, mixesTypes) = readTypeAndVariants() else { return nil }
         let (minimum, maximum) = readBounds(type: type)
         let allowedValues = readAllowedValues(type: type)
         let rules = ValueRules(type: type, allowedValues: allowedValues, minimum: minimum, maximum: maximum)
         var readVariants: [(name: String, value: JSONValue)] = []
         for (name, node) in variants {
+            if mixesTypes, let value = Optional(JSONValue(node)), FlagType(of: value) != type {
+                readVariants.append((name, value))  // served as written; a typed read says TYPE_MISMATCH
+                continue
+            }
             if let value = LocatedValueReader.read(
                 node, rules: rules, key: key, role: "variant '\(name)'", diagnostics: &diagnostics)
             {
@@ -106,8 +110,9 @@ struct DefinitionEntryReader {
         fields = DefinitionFields(entries)
     }
 
-    /// The type (declared, or inferred from the variants or the default) and the raw variants.
-    private mutating func readTypeAndVariants() -> (FlagType, [(String, YAMLNode)])? {
+    /// The type (declared, or inferred from the variants or the default), the raw variants,
+    /// and whether the variants (with no declared type) hold values of several types.
+    private mutating func readTypeAndVariants() -> (FlagType, [(String, YAMLNode)], mixesTypes: Bool)? {
         var declared: FlagType?
         if let node = fields["type"] {
             guard let type = node.scalarText.flatMap(FlagType.init(rawValue:)) else {
@@ -139,11 +144,12 @@ struct DefinitionEntryReader {
                 variants.append((name, entry.value))
             }
             if declared == nil {
-                guard let inferred = inferVariantType(variants, at: node.location) else { return nil }
+                guard let (inferred, mixed) = inferVariantType(variants, at: node.location) else { return nil }
+                if mixed { return (inferred, variants, true) }
                 declared = inferred
             }
         }
-        if let declared { return (declared, variants) }
+        if let declared { return (declared, variants, false) }
         guard let defaultNode = fields["default"] else {
             error(at: keyLocation, "'\(key)' needs a default (and optionally a type); add 'default: <value>'")
             return nil
@@ -161,25 +167,37 @@ struct DefinitionEntryReader {
                 "'\(key)' default \(text) is a string in YAML 1.2, so this is a string flag;"
                     + " if you meant a bool, write \(meant)")
         }
-        return (inferred, variants)
+        return (inferred, variants, false)
     }
 
+    /// The type of the variants' values, and whether they mix types.
+    ///
+    /// flagd checks only the variant an evaluation chooses against the type asked for, so a
+    /// flag whose variants mix types loads: it takes the type of its default variant (else of
+    /// its first variant), the others are served as written, and a typed read that chooses one
+    /// gets `TYPE_MISMATCH`. `validate` warns about it; `type:` makes every variant be checked.
     private mutating func inferVariantType(_ variants: [(String, YAMLNode)], at location: SourcePosition)
-        -> FlagType?
+        -> (FlagType, mixed: Bool)?
     {
         var types: [FlagType: String] = [:]
         for (name, node) in variants {
             if let type = FlagType(of: JSONValue(node)), types[type] == nil { types[type] = name }
         }
         let kinds = Set(types.keys)
-        if kinds.count == 1 { return kinds.first }
-        if kinds == [.int, .double] { return .double }
+        if kinds.count == 1 { return (kinds.first!, false) }
+        if kinds == [.int, .double] { return (.double, false) }
         if kinds.isEmpty { return nil }
+        let defaultName = fields["defaultVariant"]?.scalarText
+        let defaultNode = variants.first { $0.0.isExactly(defaultName ?? "") }?.1
+        let chosenNode = defaultNode ?? variants[0].1
+        let chosen = FlagType(of: JSONValue(chosenNode)) ?? types.min { $0.value < $1.value }!.key
         let listing = types.sorted { $0.value < $1.value }.map { "'\($0.value)' is \($0.key.withArticle)" }
-        error(
+        warning(
             at: location,
-            "'\(key)' variants have mixed types: \(listing.joined(separator: ", ")); a flag has one type")
-        return nil
+            "'\(key)' variants have mixed types: \(listing.joined(separator: ", ")); it is \(chosen.withArticle) flag"
+                + " (from \(defaultNode == nil ? "its first variant" : "its default variant")), and a read that"
+                + " chooses a variant of another type gets TYPE_MISMATCH; declare 'type:' to check every variant")
+        return (chosen, true)
     }
 }
 
