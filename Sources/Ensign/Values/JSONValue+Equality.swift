@@ -1,7 +1,7 @@
 extension JSONValue {
     /// Equal when of the same kind with equal contents; strings are compared by their Unicode
-    /// scalars, as flagd compares them, not by Swift's canonical equivalence (see
-    /// ``ExactText``): `"é"` (NFC) and `"e\u{301}"` (NFD) are different values.
+    /// scalars, as flagd compares them, not by Swift's canonical equivalence:
+    /// `"é"` (NFC) and `"e\u{301}"` (NFD) are different values.
     ///
     /// Object keys are `String` dictionary keys, so two keys of one object that are
     /// canonically equivalent are one key (JSON readers refuse such duplicates).
