@@ -63,7 +63,7 @@ extension EvaluationTests {
                     ["if", 0, "bogus"], ["if", 1, "substr"], ["if", 2, "and", 0, "$ref"],
                     ["if", 2, "and", 1, "fractional", 0, 1], ["if", 3, "starts_with"],
                 ])
-            #expect(problems.map(\.severity) == [.error, .error, .error, .error, .warning])
+            #expect(problems.map(\.severity) == [.error, .error, .error, .warning, .warning])
             #expect(throws: TargetingCompileError.self) {
                 try EvaluationTests.rule(#"{"if": [{"bogus": 1}, {"substr": []}]}"#)
             }
@@ -84,7 +84,7 @@ extension EvaluationTests {
         }
 
         @Test(
-            "Malformed fractional rules are errors at the offending part",
+            "Malformed fractional rules compile with a warning at the offending part, since flagd evaluates them to null",
             arguments: [
                 (#"{"fractional": []}"#, ["fractional"]),
                 (#"{"fractional": "x"}"#, ["fractional"]),
@@ -99,8 +99,11 @@ extension EvaluationTests {
                 (#"{"fractional": [["a", 2000000000], ["b", 2000000000]]}"#, ["fractional"]),
             ] as [(String, [TargetingPathComponent])])
         func malformedFractional(_ rule: String, _ path: [TargetingPathComponent]) throws {
-            let errors = try EvaluationTests.problems(rule).filter { $0.severity == .error }
-            #expect(errors.map(\.path).first == path, "\(errors)")
+            let compilation = TargetingRule.compile(try EvaluationTests.json(rule))
+            #expect(compilation.problems.allSatisfy { $0.severity == .warning })
+            #expect(compilation.problems.map(\.path).first == path, "\(compilation.problems)")
+            #expect(compilation.problems.first?.message.hasSuffix("always evaluates to null") == true)
+            #expect(compilation.rule?.evaluate(context: ["targetingKey": "u1"], flagKey: "f") == .null)
         }
 
         @Test("v1 hashing accepts fractional weights with a warning, since it truncates them")

@@ -99,21 +99,27 @@ struct EvaluationEnvironment {
     }
 
     /// The MurmurHash3 of flagd's default bucketing key, the flag key followed by the targeting
-    /// key, hashed without building the concatenated string; `nil` when there is no targeting key.
+    /// key, hashed without building the concatenated string; `nil`, as in flagd, when the
+    /// targeting key is absent, not a string, or empty.
     func defaultBucketingHash() -> UInt32? {
-        var hasher = MurmurHash3()
+        let flagKey: String
+        let targetingKey: String
         if let data {
             guard case .string(let key)? = data["targetingKey"] else { return .none }
-            hasher.combine(data["$flagd"]?["flagKey"]?.stringValue ?? flagKey)
-            hasher.combine(key)
-        } else if let targetingKey = context.targetingKey {
-            hasher.combine(flagKey)
-            hasher.combine(targetingKey)
+            flagKey = data["$flagd"]?["flagKey"]?.stringValue ?? self.flagKey
+            targetingKey = key
+        } else if let key = context.targetingKey {
+            flagKey = self.flagKey
+            targetingKey = key
         } else {
             guard case .string(let key)? = context.attributes["targetingKey"] else { return .none }
-            hasher.combine(flagKey)
-            hasher.combine(key)
+            flagKey = self.flagKey
+            targetingKey = key
         }
+        guard !targetingKey.isEmpty else { return .none }
+        var hasher = MurmurHash3()
+        hasher.combine(flagKey)
+        hasher.combine(targetingKey)
         return hasher.finalize()
     }
 }
