@@ -1,11 +1,14 @@
 /// Compiles each flag's targeting against the shared `$evaluators` while definitions load, and
-/// reports problems at their file positions: unknown operators, wrong arity, `$ref` to an
-/// unknown evaluator, and results that cannot be a variant (or a value of the flag's type)
-/// when that is decidable.
+/// reports problems at their file positions: rules that cannot be read (unknown operators,
+/// `$ref` to an unknown evaluator), parts that look wrong though flagd evaluates them (a wrong
+/// number of arguments, a `fractional` weight that makes it `null`, an operand flagd fails
+/// on), and results that cannot be a variant (or a value of the flag's type) when that is
+/// decidable.
 ///
 /// Errors are kept apart from warnings: each is confined to the flags whose rule it is in
-/// (a rule that does not compile makes its flag resolve with `PARSE_ERROR`), so a context
-/// loads with them while `ensign validate` reports them as errors.
+/// (a rule that cannot be read makes its flag resolve with `PARSE_ERROR`), so a context
+/// loads with them while `ensign validate` reports them as errors. Warnings leave the rule
+/// working as flagd runs it; `ensign validate --strict` fails on them.
 struct FlagTargetingCompiler {
     let evaluators: [String: JSONValue]
     let evaluatorNodes: [String: YAMLNode]

@@ -50,13 +50,20 @@ final class ContainsExpression: Expression, @unchecked Sendable {  // immutable:
     {
         let value = try needle.evaluate(in: scope, environment)
         guard let literalStrings else {
-            return .bool(Operator.contains(value, in: try haystack.evaluate(in: scope, environment)))
+            return .bool(try Operator.contains(value, in: try haystack.evaluate(in: scope, environment)))
         }
-        // Strict equality with strings: only a string can match.
-        guard case .string(let text) = value else { return false }
-        for index in literalStrings.indices where JavaScript.haveSameCodeUnits(literalStrings[index], text) {
-            return true
+        switch value {
+        case .string(let text):
+            for index in literalStrings.indices where JavaScript.haveSameCodeUnits(literalStrings[index], text) {
+                return true
+            }
+            return false
+        case .int, .double:
+            // flagd reads each element as a number for a number needle ("1" matches 1).
+            return .bool(try Operator.contains(value, in: .array(literalStrings.map(JSONValue.string))))
+        default:
+            // Only a string equals a string.
+            return false
         }
-        return false
     }
 }

@@ -156,29 +156,48 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
 /// not a semantic version, or the comparison is not one of `= != < <= > >= ^ ~`.
 final class SemanticVersionExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     let operands: [Expression]
+    /// The operation whose value is the argument list, when the operand is one.
+    let computedOperands: Expression?
     let constantComparison: SemanticVersionComparison?
     let constantTarget: SemanticVersion?
 
     init(operands: [Expression]) {
         self.operands = operands
+        computedOperands = nil
         constantComparison =
             operands.count == 3 ? operands[1].literalValue?.stringValue.flatMap { .init(rawValue: $0) } : nil
         constantTarget = operands.count == 3 ? operands[2].literalValue.flatMap { SemanticVersion(value: $0) } : nil
     }
 
+    /// A `sem_ver` whose operand is an operation: flagd reads its value as the argument list.
+    init(computedOperands: Expression) {
+        operands = []
+        self.computedOperands = computedOperands
+        constantComparison = nil
+        constantTarget = nil
+    }
+
     override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
         -> JSONValue
     {
-        guard operands.count == 3,
-            let actual = SemanticVersion(value: try operands[0].evaluate(in: scope, environment))
-        else { return .null }
+        if let computedOperands {
+            guard case .array(let values) = try computedOperands.evaluate(in: scope, environment) else { return .null }
+            return try SemanticVersionExpression(operands: values.map(Expression.literal)).evaluate(
+                in: scope, environment)
+        }
+        // flagd evaluates every argument before reading them.
+        guard operands.count == 3 else {
+            try operands.evaluateIgnored(from: 0, in: scope, environment)
+            return .null
+        }
+        let actual = SemanticVersion(value: try operands[0].evaluate(in: scope, environment))
         var comparison = constantComparison
         if comparison == nil, case .string(let text) = try operands[1].evaluate(in: scope, environment) {
             comparison = SemanticVersionComparison(rawValue: text)
         }
         var target = constantTarget
         if target == nil { target = SemanticVersion(value: try operands[2].evaluate(in: scope, environment)) }
-        guard let comparison, let target else { return .null }
+        guard let actual, let comparison, let target else { return .null }
         return .bool(comparison.holds(actual, target))
     }
 }

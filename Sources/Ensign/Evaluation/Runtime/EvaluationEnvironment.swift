@@ -1,6 +1,15 @@
-/// Thrown inside evaluation where json-logic-js would throw (for example `all` over `null`);
-/// ``TargetingRule`` turns it into a `null` result, as flagd treats an errored rule.
-struct EvaluationFailure: Error {}
+/// Thrown where flagd's evaluator fails on a rule (arithmetic on `null`, `<` given a lone
+/// number, …): ``TargetingRule/result(context:flagKey:timestamp:)`` reports it, and the flag
+/// reads `PARSE_ERROR` for that evaluation. Only the parts of a rule that are evaluated can
+/// fail, so a branch never taken never does.
+struct EvaluationFailure: Error {
+    /// What went wrong, naming the operator.
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
 
 /// The data `var` reads at a point of evaluation.
 enum Scope {
