@@ -3,8 +3,10 @@
 ///
 /// The collection is the first argument when it is written as an array, or the value of an
 /// operation there; any other first argument (a string, a number) is no collection at all,
-/// like `null`. `map` and `filter` of no collection are `[]`, `reduce` of none is 0; a value
-/// that is not an array (a `var` naming a string, say) fails.
+/// like `null`. `map` and `filter` of no collection are `[]`, `reduce` of none is 0, and `all`,
+/// `none` and `some` of none — or of an empty value, `""` and `{}` included — are `false`,
+/// `true` and `false`, as over an empty array. A value that is not an array (a `var` naming a
+/// string, say) fails: a string's characters are never iterated.
 final class IterationExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     /// Which iteration.
     enum Kind: String, Sendable {
@@ -57,7 +59,7 @@ final class IterationExpression: Expression, @unchecked Sendable {  // immutable
         case .reduce:
             return try reduce(in: scope, environment)
         case .all, .none, .some:
-            let elements = try Self.elementsForQuantifier(
+            let elements = try elementsForQuantifier(
                 sourceIsCollection ? try source.evaluate(in: scope, environment) : .null)
             if elements.isEmpty { return .bool(kind == .none) }
             for element in elements {
@@ -116,16 +118,15 @@ final class IterationExpression: Expression, @unchecked Sendable {  // immutable
         return try body?.evaluate(in: scope, environment) ?? .null
     }
 
-    /// What `all`/`none`/`some` iterate: `null` (or no collection) has no elements, a string
-    /// yields its UTF-16 code units, and other values have no elements.
-    private static func elementsForQuantifier(_ collection: JSONValue) throws(EvaluationFailure) -> [JSONValue] {
-        switch collection {
-        case .array(let elements):
-            return elements
-        case .string(let text):
-            return text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }
-        default:
-            return []
+    /// What `all`/`none`/`some` iterate, as flagd reads it: `null`, `""`, `0`, `false`, `[]` and
+    /// `{}` (or no collection) have no elements, so `some` and `all` are false and `none` true;
+    /// an array its elements; any other value — a string, whose characters are never iterated,
+    /// a non-empty object, a number — fails.
+    private func elementsForQuantifier(_ collection: JSONValue) throws(EvaluationFailure) -> [JSONValue] {
+        guard GoJsonLogic.isTruthy(collection) else { return [] }
+        guard case .array(let elements) = collection else {
+            throw EvaluationFailure("'\(kind.rawValue)' needs an array, not \(GoJsonLogic.describe(collection))")
         }
+        return elements
     }
 }
