@@ -220,8 +220,8 @@ extension Operator {
             guard case .string(let pattern) = needle else {
                 throw EvaluationFailure("'in' looks for text in text, not for \(GoJsonLogic.describe(needle))")
             }
-            // json-logic-js finds nothing in an empty haystack.
-            guard !text.isEmpty else { return false }
+            // Every text contains "", the empty text included, as in JavaScript's and Go's own
+            // searches (json-logic-js alone finds nothing in "").
             return pattern.isEmpty || containsUTF8(text, pattern)
         case .array(let elements):
             for element in elements where try isMember(needle, element) { return true }
