@@ -180,14 +180,16 @@ public struct TargetingRule: Sendable {
         }
     }
 
-    /// The variant a rule's result selects, as flagd reads it: a string names a variant,
-    /// booleans and numbers name the variant spelled the same (`true` → "true", `2` → "2"), and
-    /// `null`, arrays and objects select none.
+    /// The name of the variant a rule's result selects, as flagd's daemon reads it: the result
+    /// written as JSON the way Go writes it, with every `"` removed.
+    ///
+    /// A string names the variant spelled the same; `true` names "true", `2` and `2.0` name "2",
+    /// `["on"]` names "[on]" and `{"a": 1}` names "{a:1}". `null` names none (the default variant
+    /// applies). Go escapes `"`, `\`, `<`, `>`, `&`, control characters, U+2028 and U+2029, so a
+    /// result holding one of them names its escaped form (`"a<b"` names `a\u003cb`): a variant
+    /// whose name holds such a character is served only as the default variant. A computed
+    /// negative zero names "-0".
     public static func variantName(for result: JSONValue) -> String? {
-        switch result {
-        case .string(let name): return name
-        case .bool, .int, .double: return result.javaScriptString
-        case .null, .array, .object: return nil
-        }
+        FlagdVariantName.name(for: result)
     }
 }

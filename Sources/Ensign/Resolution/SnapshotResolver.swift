@@ -82,9 +82,11 @@ enum SnapshotResolver {
             return entry
         }
         if !definition.variants.isEmpty {
+            // flagd reads the result as JSON text without its quotes, and looks that name up exactly.
             guard let name = TargetingRule.variantName(for: result), let value = definition.variants[name] else {
+                let named = TargetingRule.variantName(for: result).map { " (the name '\($0)')" } ?? ""
                 return failure(
-                    "targeting returned \(result.jsonText), which is not one of the variants", source: source)
+                    "targeting returned \(result.jsonText)\(named), which is not one of the variants", source: source)
             }
             return ResolvedEntry(
                 value: value, variant: name, reason: .targetingMatch, errorCode: nil, errorMessage: nil,

@@ -124,15 +124,5 @@ extension EvaluationTests {
             #expect(substring.evaluate(context: ["s": "abc", "i": 1e300, "n": -1e300], flagKey: "f") == "")
             #expect(substring.evaluate(context: ["s": "abc", "i": -1e300, "n": 1e300], flagKey: "f") == "abc")
         }
-
-        @Test("variantName reads a result the way flagd picks a variant")
-        func variantNames() {
-            #expect(TargetingRule.variantName(for: "on") == "on")
-            #expect(TargetingRule.variantName(for: true) == "true")
-            #expect(TargetingRule.variantName(for: 2) == "2")
-            #expect(TargetingRule.variantName(for: 0.5) == "0.5")
-            #expect(TargetingRule.variantName(for: .null) == nil)
-            #expect(TargetingRule.variantName(for: ["a"]) == nil)
-        }
     }
 }

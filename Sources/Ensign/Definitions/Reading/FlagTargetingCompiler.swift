@@ -77,9 +77,12 @@ struct FlagTargetingCompiler {
             let problem: String?
             if !definition.variants.isEmpty {
                 let names = definition.variants.names.sorted()
+                // flagd names the variant by the result's JSON text without quotes, escapes included.
+                let name = TargetingRule.variantName(for: .string(result.value)) ?? result.value
+                let escaped = name.isExactly(result.value) ? "" : " (which flagd reads as '\(name)')"
                 problem =
-                    definition.variants[result.value] == nil
-                    ? "can return '\(result.value)', which is not one of its variants (\(names.joined(separator: ", ")))"
+                    definition.variants[name] == nil
+                    ? "can return '\(result.value)'\(escaped), which is not one of its variants (\(names.joined(separator: ", ")))"
                         + Suggestions.didYouMean(result.value, among: names)
                     : nil
             } else if case .failure(let valueProblem) = definition.rules.check(.string(result.value)) {

@@ -200,4 +200,13 @@ enum GoNumberText {
         }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// How Go's `encoding/json` writes a number: JavaScript's notation (`1e+21`, `1e-7`,
+    /// `0.000001`), except that negative zero is "-0"; `nil` for `NaN` and the infinities, which
+    /// JSON cannot represent.
+    static func jsonText(for value: Double) -> String? {
+        guard value.isFinite else { return nil }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        return JavaScriptNumberText.text(for: value)
+    }
 }

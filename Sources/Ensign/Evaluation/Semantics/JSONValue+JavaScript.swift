@@ -13,9 +13,12 @@ extension JSONValue {
     static let exactIntegerLimit = 9_007_199_254_740_992.0
 
     /// A number result: integral values become ``JSONValue/int(_:)`` (JavaScript has one number
-    /// type; an `int` flag should get an `int`), everything else stays a double.
+    /// type; an `int` flag should get an `int`), everything else stays a double — negative zero
+    /// too, since flagd names the variant "-0" for it.
     static func number(_ value: Double) -> JSONValue {
-        if value.rounded(.towardZero) == value, abs(value) < exactIntegerLimit { return .int(Int(value)) }
+        if value.rounded(.towardZero) == value, abs(value) < exactIntegerLimit, value != 0 || value.sign == .plus {
+            return .int(Int(value))
+        }
         return .double(value)
     }
 
