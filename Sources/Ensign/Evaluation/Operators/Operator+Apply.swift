@@ -46,7 +46,8 @@ extension Operator {
             let start = try operands[1].evaluate(in: scope, environment)
             let length = try operands.value(at: 2, in: scope, environment)
             try operands.evaluateIgnored(from: 3, in: scope, environment)
-            return Self.substring(of: JavaScript.string(source), start: start, length: length)
+            // flagd reads the length only when there are exactly three arguments.
+            return try Self.substring(of: source, start: start, length: operands.count == 3 ? length : nil)
         case .contains:
             guard let needle = try operands.value(at: 0, in: scope, environment) else {
                 throw EvaluationFailure("'in' needs a value to look for")
@@ -270,37 +271,29 @@ extension Operator {
         return textBytes.dropFirst(textBytes.count - suffixBytes.count).elementsEqual(suffixBytes)
     }
 
-    /// `substr(source, start, length)` as json-logic-js writes it: a negative length drops that
-    /// many code units from the end; otherwise it is `String.prototype.substr`.
-    private static func substring(of source: String, start: JSONValue?, length: JSONValue?) -> JSONValue {
-        let units = Array(source.utf16)
-        if JavaScript.isLess(length, .int(0), orEqual: false) {
-            let tail = Array(units[clampedStart(start, count: units.count)...])
-            // `temp.length + end`: a string `end` concatenates, and the result is not a number.
-            let keep = length?.stringValue == nil ? Double(tail.count) + JavaScript.number(length) : .nan
-            return .string(
-                String(decoding: tail.prefix(clampedLength(.double(keep), available: tail.count)), as: UTF16.self))
+    /// `substr(source, start, length)` as flagd's evaluator computes it, counting Unicode
+    /// scalars (code points): a negative start counts from the end, and a start still before the
+    /// beginning, or past the end, gives the whole text; a negative length ends that many scalars
+    /// before the end of the whole text, and an end before the start fails. Numbers are written
+    /// in fixed notation; positions read as numbers and are truncated.
+    private static func substring(of source: JSONValue, start: JSONValue, length: JSONValue?)
+        throws(EvaluationFailure) -> JSONValue
+    {
+        let scalars = Array(try GoJsonLogic.text(source, for: "substr").unicodeScalars)
+        let count = scalars.count
+        // Go's ints wrap; so does this arithmetic, on absurd positions.
+        var from = GoJsonLogic.integer(try GoJsonLogic.number(start, for: "substr"))
+        if from < 0 { from = count &+ from }
+        guard from >= 0, from <= count else { return .string(String(String.UnicodeScalarView(scalars))) }
+        var end = count
+        if let length {
+            let taken = GoJsonLogic.integer(try GoJsonLogic.number(length, for: "substr"))
+            end = taken < 0 ? count &+ taken : from &+ taken
         }
-        let from = clampedStart(start, count: units.count)
-        var count = units.count - from
-        if case .some = length { count = clampedLength(length, available: count) }
-        return .string(String(decoding: units[from..<(from + count)], as: UTF16.self))
-    }
-
-    /// ECMAScript `ToIntegerOrInfinity`, as a double.
-    private static func integer(_ value: JSONValue?) -> Double {
-        let number = JavaScript.number(value)
-        return number.isNaN ? 0 : number.rounded(.towardZero)
-    }
-
-    private static func clampedStart(_ start: JSONValue?, count: Int) -> Int {
-        let position = integer(start)
-        let size = Double(count)
-        if position < 0 { return Int(Swift.max(size + position, 0)) }
-        return Int(Swift.min(position, size))
-    }
-
-    private static func clampedLength(_ length: JSONValue?, available: Int) -> Int {
-        Int(Swift.min(Swift.max(integer(length), 0), Double(available)))
+        end = Swift.min(end, count)
+        guard end >= from else {
+            throw EvaluationFailure("'substr' ends at \(end), before its start at \(from)")
+        }
+        return .string(String(String.UnicodeScalarView(scalars[from..<end])))
     }
 }

@@ -56,7 +56,19 @@ struct EvaluationEnvironment {
     }
 
     /// The value `path` denotes in `scope`, or `nil` (JavaScript's `undefined`) when there is none.
+    ///
+    /// As in flagd, a `null` value counts as no value, and the `null` path gives the data only
+    /// when that is a plain value (a boolean, number or text).
     func lookUp(_ path: VariablePath, in scope: Scope) -> JSONValue? {
+        let found = find(path, in: scope)
+        switch found {
+        case .null?: return .none
+        case .array?, .object?: return path.isNullKey ? .none : found
+        default: return found
+        }
+    }
+
+    private func find(_ path: VariablePath, in scope: Scope) -> JSONValue? {
         switch scope {
         case .value(let value):
             return path.resolve(in: value)
