@@ -30,6 +30,9 @@ extension TargetingCompiler {
     mutating func compileOperator(_ name: String, _ argument: JSONValue, at path: Path) -> Compiled {
         let shape = OperandShape(argument)
         let arguments = Self.arguments(of: argument, at: path)
+        // Operator names are ASCII, where Swift's `==` is byte equality; a name with any other
+        // character is unknown, even a canonically equivalent one (a Kelvin sign for "K").
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return compileUnknown(name, arguments, at: path) }
         switch name {
         case "$ref":
             return compileReference(argument, at: path)
@@ -59,14 +62,7 @@ extension TargetingCompiler {
             return compileSemanticVersion(argument, arguments, at: path)
         default:
             guard let operation = OperatorCatalog.operations[name] else {
-                var message = "unknown operator '\(name)'"
-                if let suggestion = OperatorCatalog.suggestion(for: name, among: OperatorCatalog.allNames) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                message += " (an object with exactly one key is read as an operation)"
-                report(.error, at: path, message)
-                _ = compileAll(arguments)
-                return .computed(.literal(.null), mayReturnStrings: false)
+                return compileUnknown(name, arguments, at: path)
             }
             switch shape {
             case .list:
@@ -92,6 +88,19 @@ extension TargetingCompiler {
                 }
             }
         }
+    }
+
+    /// An operator that does not exist: an error, and its arguments are still compiled, so
+    /// that problems inside them are reported.
+    private mutating func compileUnknown(_ name: String, _ arguments: [Argument], at path: Path) -> Compiled {
+        var message = "unknown operator '\(name)'"
+        if let suggestion = OperatorCatalog.suggestion(for: name, among: OperatorCatalog.allNames) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        message += " (an object with exactly one key is read as an operation)"
+        report(.error, at: path, message)
+        _ = compileAll(arguments)
+        return .computed(.literal(.null), mayReturnStrings: false)
     }
 
     /// An operator flagd cannot evaluate with `argument`: the operand is still compiled, so that
@@ -324,7 +333,7 @@ extension TargetingCompiler {
             consequence: " (a version, a comparison among \(comparisons), and a version); it always evaluates to null")
         {
             if let literal = parts[1].expression.literalValue,
-                literal.stringValue.flatMap(SemanticVersionComparison.init(rawValue:)) == nil
+                literal.stringValue.flatMap(SemanticVersionComparison.init(exactly:)) == nil
             {
                 report(
                     .warning, at: arguments[1].path,

@@ -19,7 +19,7 @@ final class ComparisonExpression: Expression, @unchecked Sendable {  // immutabl
         let left = try lhs.evaluate(in: scope, environment)
         let right = try rhs.evaluate(in: scope, environment)
         if case .string(let leftText) = left, case .string(let rightText) = right {
-            return .bool(JavaScript.haveSameCodeUnits(leftText, rightText) != isNegated)
+            return .bool(JavaScript.haveSameScalars(leftText, rightText) != isNegated)
         }
         let equal = isStrict ? JavaScript.strictlyEqual(left, right) : JavaScript.looselyEqual(left, right)
         return .bool(equal != isNegated)
@@ -54,7 +54,7 @@ final class ContainsExpression: Expression, @unchecked Sendable {  // immutable:
         }
         switch value {
         case .string(let text):
-            for index in literalStrings.indices where JavaScript.haveSameCodeUnits(literalStrings[index], text) {
+            for index in literalStrings.indices where JavaScript.haveSameScalars(literalStrings[index], text) {
                 return true
             }
             return false

@@ -244,7 +244,7 @@ extension Operator {
         }
         if let number = needle.numericValue { return try GoJsonLogic.number(element, for: "in") == number }
         switch (needle, element) {
-        case (.string(let lhs), .string(let rhs)): return JavaScript.haveSameCodeUnits(lhs, rhs)
+        case (.string(let lhs), .string(let rhs)): return JavaScript.haveSameScalars(lhs, rhs)
         case (.bool(let lhs), .bool(let rhs)): return lhs == rhs
         case (.null, .null): return true
         case (.object, .object): throw EvaluationFailure("'in' cannot compare objects")

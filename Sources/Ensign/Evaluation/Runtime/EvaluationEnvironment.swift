@@ -81,7 +81,7 @@ struct EvaluationEnvironment {
             }
         case .root:
             if let data { return path.resolve(in: data) }
-            if let key = path.attributeKey { return context.attributes[key] }
+            if let key = path.attributeKey { return VariablePath.member(key, of: context.attributes) }
             return lookUpInContext(path)
         }
     }
@@ -92,7 +92,9 @@ struct EvaluationEnvironment {
         case .whole:
             return rootObject
         case .targetingKey:
-            head = context.targetingKey.map(JSONValue.string) ?? context.attributes["targetingKey"]
+            head =
+                context.targetingKey.map(JSONValue.string)
+                ?? VariablePath.member("targetingKey", of: context.attributes)
         case .flagdObject:
             head = flagdObject
         case .flagKey:
@@ -100,7 +102,7 @@ struct EvaluationEnvironment {
         case .timestamp:
             head = .int(timestamp)
         case .attribute:
-            head = context.attributes[path.components[0].key]
+            head = VariablePath.member(path.components[0].key, of: context.attributes)
         }
         guard let head else { return .none }
         if path.components.count == path.contextHeadLength { return head }
@@ -126,14 +128,18 @@ struct EvaluationEnvironment {
         let flagKey: String
         let targetingKey: String
         if let data {
-            guard case .string(let key)? = data["targetingKey"] else { return .none }
-            flagKey = data["$flagd"]?["flagKey"]?.stringValue ?? self.flagKey
+            let members = data.objectValue ?? [:]
+            guard case .string(let key)? = VariablePath.member("targetingKey", of: members) else { return .none }
+            let flagd = VariablePath.member("$flagd", of: members)?.objectValue ?? [:]
+            flagKey = VariablePath.member("flagKey", of: flagd)?.stringValue ?? self.flagKey
             targetingKey = key
         } else if let key = context.targetingKey {
             flagKey = self.flagKey
             targetingKey = key
         } else {
-            guard case .string(let key)? = context.attributes["targetingKey"] else { return .none }
+            guard case .string(let key)? = VariablePath.member("targetingKey", of: context.attributes) else {
+                return .none
+            }
             flagKey = self.flagKey
             targetingKey = key
         }

@@ -74,28 +74,42 @@ struct VariablePath: Sendable {
         case .double(let double)?: text = GoNumberText.fixedText(for: double)
         case let other?: text = other.javaScriptString
         }
-        components = text.split(separator: ".").map(Component.init)
-        switch components.first?.key {
-        case nil:
+        let parts = text.split(separator: ".").map(Component.init)
+        components = parts
+        // Exact names: Swift's `==` would take "targeting\u{212A}ey" (a Kelvin sign) for "targetingKey".
+        func component(_ index: Int, is name: String) -> Bool {
+            index < parts.count && parts[index].key.isExactly(name)
+        }
+        if parts.isEmpty {
             (contextHead, contextHeadLength) = (.whole, 0)
-        case "targetingKey":
+        } else if component(0, is: "targetingKey") {
             (contextHead, contextHeadLength) = (.targetingKey, 1)
-        case "$flagd" where components.count > 1 && components[1].key == "flagKey":
+        } else if component(0, is: "$flagd"), component(1, is: "flagKey") {
             (contextHead, contextHeadLength) = (.flagKey, 2)
-        case "$flagd" where components.count > 1 && components[1].key == "timestamp":
+        } else if component(0, is: "$flagd"), component(1, is: "timestamp") {
             (contextHead, contextHeadLength) = (.timestamp, 2)
-        case "$flagd":
+        } else if component(0, is: "$flagd") {
             (contextHead, contextHeadLength) = (.flagdObject, 1)
-        default:
+        } else {
             (contextHead, contextHeadLength) = (.attribute, 1)
         }
-        attributeKey = contextHead == .attribute && components.count == 1 ? components[0].key : nil
-        switch components.first?.key {
-        case nil: reductionHead = .whole
-        case "current": reductionHead = .current
-        case "accumulator": reductionHead = .accumulator
-        default: reductionHead = .other
+        attributeKey = contextHead == .attribute && parts.count == 1 ? parts[0].key : nil
+        if parts.isEmpty {
+            reductionHead = .whole
+        } else if component(0, is: "current") {
+            reductionHead = .current
+        } else if component(0, is: "accumulator") {
+            reductionHead = .accumulator
+        } else {
+            reductionHead = .other
         }
+    }
+
+    /// The member of `members` named exactly `key`: a `String`-keyed dictionary finds a
+    /// canonically equivalent key too ("é" for "e\u{301}"), which flagd does not.
+    static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
+        guard let index = members.index(forKey: key), members[index].key.isExactly(key) else { return .none }
+        return members[index].value
     }
 
     /// The value at this path inside `data`; `nil` when the path leads nowhere or to `null`
@@ -111,7 +125,7 @@ struct VariablePath: Sendable {
         while position < components.count {
             switch current {
             case .object(let members):
-                guard let next = members[components[position].key] else { return .none }
+                guard let next = member(components[position].key, of: members) else { return .none }
                 current = next
             case .array(let elements):
                 let index = components[position].index

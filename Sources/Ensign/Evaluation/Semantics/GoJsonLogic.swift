@@ -201,6 +201,24 @@ enum GoNumberText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Go's `fmt.Sprintf("%v", value)` (`strconv.FormatFloat(value, 'g', -1, 64)`), as flagd's
+    /// `sem_ver` turns a number into a version: fixed notation unless the decimal exponent is
+    /// below -4 or at least 6 (`1e+06`, `1.5e-05`).
+    static func shortestText(for value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Inf" : "+Inf" }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        if value < 0 { return "-" + shortestText(for: -value) }
+        let (digits, point) = JavaScriptNumberText.shortestDigits(of: value)
+        let exponent = point - 1
+        guard exponent < -4 || exponent >= 6 else { return fixedText(for: value) }
+        var output = [digits[0]]
+        if digits.count > 1 { output += [UInt8(ascii: ".")] + Array(digits[1...]) }
+        let magnitude = String(abs(exponent))
+        output += Array("e\(exponent < 0 ? "-" : "+")\(magnitude.count < 2 ? "0" : "")\(magnitude)".utf8)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// How Go's `encoding/json` writes a number: JavaScript's notation (`1e+21`, `1e-7`,
     /// `0.000001`), except that negative zero is "-0"; `nil` for `NaN` and the infinities, which
     /// JSON cannot represent.
