@@ -40,9 +40,13 @@ public struct EvaluationContext: Sendable, Hashable {
             return
         }
         var key: String?
-        if case .string(let text)? = members["targetingKey"] {
+        // Exactly "targetingKey": a dictionary lookup would also find a canonically equivalent
+        // name, such as one spelled with the Kelvin sign U+212A.
+        if let index = members.index(forKey: "targetingKey"), members[index].key.isExactly("targetingKey"),
+            case .string(let text) = members[index].value
+        {
             key = text
-            members.removeValue(forKey: "targetingKey")
+            members.remove(at: index)
         }
         self.init(targetingKey: key, attributes: members)
     }

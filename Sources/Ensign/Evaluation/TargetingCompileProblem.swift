@@ -37,9 +37,12 @@ extension TargetingPathComponent: ExpressibleByStringLiteral, ExpressibleByInteg
 public struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertible {
     /// How serious a problem is.
     public enum Severity: String, Sendable, Hashable {
-        /// The rule cannot be used.
+        /// The rule cannot be read: an unknown operator, a `$ref` to no evaluator or in a cycle,
+        /// nesting too deep. A flag with such a rule reads `PARSE_ERROR`.
         case error
-        /// The rule compiles, but part of it can only evaluate to `null` or looks like a mistake.
+        /// The rule compiles and evaluates as flagd evaluates it, but part of it looks like a
+        /// mistake: it can only evaluate to `null` or a constant, ignores arguments, or fails
+        /// (`PARSE_ERROR` for that evaluation) wherever an evaluation reaches it.
         case warning
     }
 

@@ -6,14 +6,20 @@
 /// path of the offending part of the rule. Evaluating walks the compiled tree: no parsing, no
 /// name lookups, and no merged context object per call.
 ///
-/// JsonLogic semantics follow json-logic-js, the reference implementation (truthiness, `==`
-/// coercion, `var` paths, `if` chains); the flagd operators follow flagd. The rule's root data is
-/// the ``EvaluationContext``'s attributes plus `targetingKey` and flagd's `$flagd.flagKey` and
-/// `$flagd.timestamp`.
+/// Semantics follow flagd's own daemon (its Go evaluator and JsonLogic library) where flagd's
+/// references disagree, and json-logic-js, the JsonLogic reference, where its test suite pins
+/// the behaviour down (truthiness, the loose and relational comparisons, `if` chains). The
+/// rule's root data is the ``EvaluationContext``'s attributes plus `targetingKey` and flagd's
+/// `$flagd.flagKey` and `$flagd.timestamp`.
 ///
-/// Evaluation never throws and never traps: where json-logic-js would throw, or a flagd
-/// operator fails (a missing targeting key for `fractional`, an invalid version for
-/// `sem_ver`, …), the result is `null` — which flagd reads as "no match: use the default variant".
+/// Only a rule that cannot be read is a compile error: an unknown operator, a `$ref` to no
+/// evaluator (or in a cycle), nesting deeper than 256 levels. Anything else compiles, as flagd
+/// loads it, and what looks wrong is a warning. Evaluation never throws and never traps: a
+/// flagd operator that cannot decide (a missing targeting key for `fractional`, an invalid
+/// version for `sem_ver`, …) gives `null`, which flagd reads as "no match: use the default
+/// variant"; and where flagd's evaluator fails (`{"+": [1, null]}`, `{"<": 5}`, `cat` of a
+/// boolean), ``result(context:flagKey:timestamp:)`` reports a ``TargetingEvaluationError`` — only
+/// when the evaluation reaches that part, so a branch not taken never fails.
 ///
 /// ```swift
 /// let rule = try TargetingRule(compiling: try JSONValue(jsonText: """
@@ -101,7 +107,7 @@ public struct TargetingRule: Sendable {
     ///   - timestamp: `$flagd.timestamp` in unix seconds; the current time when `nil` (read only if
     ///     the rule uses it).
     /// - Returns: the rule's value — usually a variant name — or `null` when no branch matched or
-    ///   the rule failed.
+    ///   the evaluation failed (``result(context:flagKey:timestamp:)`` tells the two apart).
     public func evaluate(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
         -> JSONValue
     {
@@ -116,7 +122,8 @@ public struct TargetingRule: Sendable {
     /// Evaluates the rule with arbitrary JSON as its root data, as plain JsonLogic does.
     ///
     /// `targetingKey` and `$flagd` are read from `data` itself; `flagKey` is used for
-    /// `fractional`'s default bucketing key when `data` has no `$flagd.flagKey`.
+    /// `fractional`'s default bucketing key when `data` has no `$flagd.flagKey`. A failed
+    /// evaluation reads as `null` (``result(data:flagKey:)`` tells it apart).
     public func evaluate(data: JSONValue, flagKey: String = "") -> JSONValue {
         let environment = EvaluationEnvironment(data: data, flagKey: flagKey, timestamp: nil)
         do {
@@ -126,14 +133,63 @@ public struct TargetingRule: Sendable {
         }
     }
 
-    /// The variant a rule's result selects, as flagd reads it: a string names a variant,
-    /// booleans and numbers name the variant spelled the same (`true` → "true", `2` → "2"), and
-    /// `null`, arrays and objects select none.
-    public static func variantName(for result: JSONValue) -> String? {
-        switch result {
-        case .string(let name): return name
-        case .bool, .int, .double: return result.javaScriptString
-        case .null, .array, .object: return nil
+    /// Evaluates the rule for `context` as flagd does, telling a failure apart from `null`.
+    ///
+    /// Fails where flagd's evaluator fails — only in the parts of the rule this evaluation
+    /// reaches — and when the result holds `NaN` or an infinity, which flagd cannot send
+    /// (`{"/": [1, 0]}`). A flag reads `PARSE_ERROR` for a failed evaluation. The parameters
+    /// are those of ``evaluate(context:flagKey:timestamp:)``.
+    public func result(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
+        -> Result<JSONValue, TargetingEvaluationError>
+    {
+        Self.outcome(
+            of: expression, in: EvaluationEnvironment(context: context, flagKey: flagKey, timestamp: timestamp))
+    }
+
+    /// Evaluates the rule with arbitrary JSON as its root data, telling a failure apart from
+    /// `null` as ``result(context:flagKey:timestamp:)`` does.
+    public func result(data: JSONValue, flagKey: String = "") -> Result<JSONValue, TargetingEvaluationError> {
+        Self.outcome(of: expression, in: EvaluationEnvironment(data: data, flagKey: flagKey, timestamp: nil))
+    }
+
+    private static func outcome(of expression: Expression, in environment: EvaluationEnvironment)
+        -> Result<JSONValue, TargetingEvaluationError>
+    {
+        let value: JSONValue
+        do {
+            value = try expression.evaluate(in: .root, environment)
+        } catch {
+            return .failure(TargetingEvaluationError(message: error.message))
         }
+        // flagd encodes the result as JSON, which fails on NaN and the infinities.
+        if let number = firstNonFiniteNumber(in: value) {
+            return .failure(
+                TargetingEvaluationError(
+                    message:
+                        "the rule evaluated to \(JavaScriptNumberText.text(for: number)), which JSON cannot represent"))
+        }
+        return .success(value)
+    }
+
+    private static func firstNonFiniteNumber(in value: JSONValue) -> Double? {
+        switch value {
+        case .double(let number): return number.isFinite ? nil : number
+        case .array(let elements): return elements.lazy.compactMap(firstNonFiniteNumber).first
+        case .object(let members): return members.values.lazy.compactMap(firstNonFiniteNumber).first
+        default: return nil
+        }
+    }
+
+    /// The name of the variant a rule's result selects, as flagd's daemon reads it: the result
+    /// written as JSON the way Go writes it, with every `"` removed.
+    ///
+    /// A string names the variant spelled the same; `true` names "true", `2` and `2.0` name "2",
+    /// `["on"]` names "[on]" and `{"a": 1}` names "{a:1}". `null` names none (the default variant
+    /// applies). Go escapes `"`, `\`, `<`, `>`, `&`, control characters, U+2028 and U+2029, so a
+    /// result holding one of them names its escaped form (`"a<b"` names `a\u003cb`): a variant
+    /// whose name holds such a character is served only as the default variant. A computed
+    /// negative zero names "-0".
+    public static func variantName(for result: JSONValue) -> String? {
+        FlagdVariantName.name(for: result)
     }
 }

@@ -74,10 +74,17 @@ extension ContextSnapshot {
             add(.fleet, value.value, location: value.location)
         }
         if let rule = definition.compiledTargeting {
-            let result = rule.evaluate(context: inputs.evaluationContext, flagKey: key)
-            let note =
-                result.isNull ? "targeting returned null: the files decide" : "targeting returned \(result.jsonText)"
-            add(.targeting, result, location: definition.targeting?.location, note: note)
+            switch rule.result(context: inputs.evaluationContext, flagKey: key) {
+            case .success(let result):
+                let note =
+                    result.isNull
+                    ? "targeting returned null: the files decide" : "targeting returned \(result.jsonText)"
+                add(.targeting, result, location: definition.targeting?.location, note: note)
+            case .failure(let error):
+                add(
+                    .targeting, .null, location: definition.targeting?.location,
+                    note: "targeting failed (PARSE_ERROR): \(error.message)")
+            }
         }
         if let value = inputs.preferences[key] {
             add(.preference, value.value, location: value.location, actor: value.actor, time: value.time)

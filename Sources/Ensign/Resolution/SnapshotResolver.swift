@@ -65,17 +65,28 @@ enum SnapshotResolver {
     private static func targeted(
         _ definition: FlagDefinition, rule: TargetingRule, fallback: ResolvedEntry, evaluationContext: EvaluationContext
     ) -> ResolvedEntry {
-        let result = rule.evaluate(context: evaluationContext, flagKey: definition.key)
+        let source = ValueSource(layer: .targeting, location: definition.targeting?.location)
+        let result: JSONValue
+        switch rule.result(context: evaluationContext, flagKey: definition.key) {
+        case .success(let value):
+            result = value
+        case .failure(let error):
+            // Where flagd's evaluator fails on the rule, it reports PARSE_ERROR.
+            return ResolvedEntry(
+                value: nil, variant: nil, reason: .error, errorCode: .parseError,
+                errorMessage: "the targeting rule failed: \(error.message)", source: source)
+        }
         if result.isNull {
             var entry = fallback
             entry.reason = .defaultValue
             return entry
         }
-        let source = ValueSource(layer: .targeting, location: definition.targeting?.location)
         if !definition.variants.isEmpty {
+            // flagd reads the result as JSON text without its quotes, and looks that name up exactly.
             guard let name = TargetingRule.variantName(for: result), let value = definition.variants[name] else {
+                let named = TargetingRule.variantName(for: result).map { " (the name '\($0)')" } ?? ""
                 return failure(
-                    "targeting returned \(result.jsonText), which is not one of the variants", source: source)
+                    "targeting returned \(result.jsonText)\(named), which is not one of the variants", source: source)
             }
             return ResolvedEntry(
                 value: value, variant: name, reason: .targetingMatch, errorCode: nil, errorMessage: nil,

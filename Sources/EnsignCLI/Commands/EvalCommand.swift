@@ -81,13 +81,18 @@ enum EvalCommand: Command {
         (try? JSONValue(jsonText: text)) ?? .string(text)
     }
 
-    /// The details as a client of `type` sees them: a value of another type is a mismatch.
+    /// The details as a client of `type` sees them: the value converted to the type (a whole
+    /// double such as `2.0` is the integer 2), or a mismatch for a value of another type (`2.5`
+    /// for an integer).
     static func typed(
         _ details: ResolutionDetails<JSONValue>, as type: FlagType, default codeDefault: JSONValue?
     ) -> ResolutionDetails<JSONValue> {
-        guard !details.value.isNull,
-            type.coerce(details.value) == nil || (type == .int && details.value.intValue == nil)
-        else { return details }
+        guard !details.value.isNull else { return details }
+        if let value = type.coerce(details.value) {
+            var converted = details
+            converted.value = value
+            return converted
+        }
         var mismatch = details
         mismatch.value = codeDefault ?? .null
         mismatch.variant = nil

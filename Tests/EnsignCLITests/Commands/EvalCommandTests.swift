@@ -53,6 +53,21 @@ struct EvalCommandTests {
         #expect(details["errorCode"] == "TYPE_MISMATCH")
     }
 
+    @Test("--type integer reads a whole variant value such as 2.0 as 2, and 2.5 as TYPE_MISMATCH")
+    func wholeDoubleIntegers() throws {
+        let path = try CLIRunner.temporaryFile(
+            #"{"flags": {"f": {"variants": {"a": 2.0, "b": 2.5}, "defaultVariant": "a", "targeting": {"var": "v"}}}}"#,
+            name: "flags.json")
+        let whole = try CLIRunner.run(["eval", "f", "--flags", path, "--type", "integer", "--json"])
+        #expect(whole.status == 0)
+        #expect(try json(whole.output)["value"] == 2)
+        let fraction = try CLIRunner.run([
+            "eval", "f", "--flags", path, "--type", "integer", "--context", #"{"v": "b"}"#, "--default", "0", "--json",
+        ])
+        #expect(fraction.status == 1)
+        #expect(try json(fraction.output)["errorCode"] == "TYPE_MISMATCH")
+    }
+
     @Test("An unknown key is ERROR with FLAG_NOT_FOUND and the default, exit 1")
     func notFound() throws {
         let result = try CLIRunner.run(["eval", "no.such", "--flags", "flags/", "--default", "fallback", "--json"])

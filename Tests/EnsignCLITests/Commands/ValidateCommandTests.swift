@@ -88,6 +88,22 @@ struct ValidateCommandTests {
         #expect(result.output.contains("1 error, 0 warnings"))
     }
 
+    @Test("A rule flagd evaluates is a warning where it looks wrong, and an error under --strict")
+    func ruleFlagdEvaluates() throws {
+        let path = try CLIRunner.temporaryFile(
+            """
+            {"flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+              "targeting": {"if": [false, {"fractional": [["on", 12.5], ["off", 87.5]]}, {"<": 5}]}}}}
+            """, name: "flags.json")
+        let result = try CLIRunner.run(["validate", path])
+        #expect(result.status == 0)
+        #expect(
+            result.output.contains("\(path):2:54: warning: 'f' targeting: 'fractional' weights must be whole numbers"))
+        #expect(result.output.contains("\(path):2:79: warning: 'f' targeting: '<' takes an array of arguments, not 5"))
+        #expect(result.output.contains("0 errors, 3 warnings"))
+        #expect(try CLIRunner.run(["validate", path, "--strict"]).status == 1)
+    }
+
     @Test("An environment value for a flag whose targeting decides first is a warning")
     func targetingDecidesFirst() throws {
         let definitions = try CLIRunner.temporaryFile(

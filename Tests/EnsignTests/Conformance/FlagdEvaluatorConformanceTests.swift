@@ -105,13 +105,12 @@ struct FlagdScenarioRunner {
         }
     }
 
-    /// What an OpenFeature client of `type` would return: the value when it has that type,
-    /// else the fallback (a type mismatch).
+    /// What an OpenFeature client of `type` would return: the value when it has that type (an
+    /// integer may be written as a whole double, `2.0`, as Ensign's typed reads accept), else
+    /// the fallback (a type mismatch).
     static func typed(_ details: ResolutionDetails<JSONValue>, as type: String, fallback: JSONValue) -> JSONValue {
-        guard !details.value.isNull, let flagType = flagType(type), let value = flagType.coerce(details.value),
-            flagType != .int || details.value.intValue != nil
+        guard !details.value.isNull, let flagType = flagType(type), let value = flagType.coerce(details.value)
         else { return fallback }
-        if flagType == .int, case .double = details.value { return fallback }
         return value
     }
 
@@ -119,7 +118,7 @@ struct FlagdScenarioRunner {
         guard let details else { return nil }
         if let code = details.errorCode { return code.rawValue }
         guard !details.value.isNull, let flagType = flagType(type) else { return nil }
-        let matches = flagType.coerce(details.value) != nil && !(flagType == .int && details.value.intValue == nil)
+        let matches = flagType.coerce(details.value) != nil
         return matches ? nil : ResolutionErrorCode.typeMismatch.rawValue
     }
 

@@ -5,36 +5,77 @@ import Testing
 extension EvaluationTests {
     @Suite("Compile problems")
     struct CompileProblemTests {
-        @Test("A wrong argument count points at the operator")
+        @Test("A wrong argument count is a warning at the operator, saying what flagd makes of it")
         func arity() throws {
             let problems = try EvaluationTests.problems(#"{"if": [{"in": [{"var": "country"}]}, "on", "off"]}"#)
             #expect(problems.count == 1)
             #expect(problems.first?.path == ["if", 0, "in"])
-            #expect(problems.first?.severity == .error)
-            #expect(problems.first?.message == "'in' takes 2 arguments, but 1 was given")
-            #expect(problems.first?.description == "error: targeting.if[0].in: 'in' takes 2 arguments, but 1 was given")
+            #expect(problems.first?.severity == .warning)
+            #expect(
+                problems.first?.description
+                    == "warning: targeting.if[0].in: 'in' needs a value to look for and where to look; with one it always evaluates to false"
+            )
+        }
+
+        /// What an odd argument count gives, as flagd's evaluator reads it.
+        enum Outcome: Sendable {
+            case value(JSONValue)
+            case failure
         }
 
         @Test(
-            "Operators used with too few or too many arguments are errors",
+            "Operators given too few or too many arguments compile with a warning and evaluate as flagd does",
             arguments: [
-                (#"{"substr": []}"#, ["substr"]),
-                (#"{"substr": ["abc"]}"#, ["substr"]),
-                (#"{"==": [1]}"#, ["=="]),
-                (#"{"<": [1, 2, 3, 4]}"#, ["<"]),
-                (#"{"!": [1, 2]}"#, ["!"]),
-                (#"{"*": []}"#, ["*"]),
-                (#"{"max": []}"#, ["max"]),
-                (#"{"and": []}"#, ["and"]),
-                (#"{"var": ["a", 1, 2]}"#, ["var"]),
-                (#"{"map": [[1, 2]]}"#, ["map"]),
-                (#"{"reduce": [[1], {"var": "current"}, 0, 1]}"#, ["reduce"]),
-                (#"{"missing_some": [1]}"#, ["missing_some"]),
-            ] as [(String, [TargetingPathComponent])])
-        func arityErrors(_ rule: String, _ path: [TargetingPathComponent]) throws {
-            let problems = try EvaluationTests.problems(rule)
-            #expect(problems.map(\.path) == [path])
-            #expect(problems.map(\.severity) == [.error])
+                (#"{"substr": []}"#, ["substr"], .failure),
+                (#"{"substr": ["abc"]}"#, ["substr"], .failure),
+                (#"{"%": [1]}"#, ["%"], .failure),
+                (#"{"in": []}"#, ["in"], .failure),
+                (#"{"missing_some": [1]}"#, ["missing_some"], .failure),
+                (#"{"some": [[1, 2]]}"#, ["some"], .failure),
+                (#"{"==": [1]}"#, ["=="], .value(false)),
+                (#"{"!=": [1]}"#, ["!="], .value(true)),
+                (#"{"<": [1, 2, 0, 5]}"#, ["<"], .value(true)),
+                (#"{"!": [1, 2]}"#, ["!"], .value(false)),
+                (#"{"max": []}"#, ["max"], .value(.null)),
+                (#"{"and": []}"#, ["and"], .value(.null)),
+                (#"{"var": ["a", 1, 2]}"#, ["var"], .value(.null)),
+                (#"{"map": [[1, 2]]}"#, ["map"], .value([])),
+                (#"{"reduce": [[1, 2], {"+": [{"var": "current"}, {"var": "accumulator"}]}]}"#, ["reduce"], .value(0)),
+                (#"{"reduce": [[1], {"var": "current"}, 0, 1]}"#, ["reduce"], .value(1)),
+            ] as [(String, [TargetingPathComponent], Outcome)])
+        func arityWarnings(_ rule: String, _ path: [TargetingPathComponent], _ outcome: Outcome) throws {
+            let compilation = TargetingRule.compile(try EvaluationTests.json(rule))
+            #expect(compilation.problems.map(\.path) == [path])
+            #expect(compilation.problems.map(\.severity) == [.warning])
+            let result = try #require(compilation.rule).result(data: .null)
+            switch outcome {
+            case .value(let expected): #expect((try? result.get()) == expected)
+            case .failure: #expect(throws: TargetingEvaluationError.self) { try result.get() }
+            }
+        }
+
+        @Test(
+            "An operand flagd cannot read as arguments is a warning, and fails where it is evaluated",
+            arguments: [
+                #"{"<": 5}"#, #"{"==": 1}"#, #"{"if": true}"#, #"{"and": {"var": "x"}}"#, #"{"cat": 5}"#,
+                #"{"merge": null}"#,
+                #"{"missing": 1}"#, #"{"var": true}"#, #"{"var": [1]}"#, #"{"some": 5}"#, #"{"+": [1, null]}"#,
+            ])
+        func loneOperandWarnings(_ rule: String) throws {
+            let compilation = TargetingRule.compile(try EvaluationTests.json(rule))
+            #expect(compilation.problems.map(\.severity) == [.warning])
+            #expect(compilation.problems.first?.message.contains("the flag reads PARSE_ERROR") == true)
+            #expect(throws: TargetingEvaluationError.self) { try #require(compilation.rule).result(data: .null).get() }
+        }
+
+        @Test("Lone operands flagd reads without failing compile to what flagd gives")
+        func loneOperands() throws {
+            #expect(try EvaluationTests.rule(#"{"===": 1}"#).evaluate(data: .null) == false)
+            #expect(try EvaluationTests.rule(#"{"!==": 1}"#).evaluate(data: .null) == true)
+            #expect(try EvaluationTests.rule(#"{"!": false}"#).evaluate(data: .null) == true)
+            #expect(try EvaluationTests.rule(#"{"+": "3"}"#).evaluate(data: .null) == 3)
+            #expect(try EvaluationTests.rule(#"{"max": {"var": "x"}}"#).evaluate(data: ["x": [1, 5, 2]]) == 5)
+            #expect(try EvaluationTests.rule(#"{"!": {"var": "x"}}"#).evaluate(data: ["x": [0]]) == true)
         }
 
         @Test("An unknown operator is an error at its key, with a suggestion when one is close")
@@ -63,7 +104,7 @@ extension EvaluationTests {
                     ["if", 0, "bogus"], ["if", 1, "substr"], ["if", 2, "and", 0, "$ref"],
                     ["if", 2, "and", 1, "fractional", 0, 1], ["if", 3, "starts_with"],
                 ])
-            #expect(problems.map(\.severity) == [.error, .error, .error, .error, .warning])
+            #expect(problems.map(\.severity) == [.error, .warning, .error, .warning, .warning])
             #expect(throws: TargetingCompileError.self) {
                 try EvaluationTests.rule(#"{"if": [{"bogus": 1}, {"substr": []}]}"#)
             }
@@ -73,7 +114,7 @@ extension EvaluationTests {
                 Issue.record("a rule with errors compiled")
             } catch {
                 #expect(error.problems.count == 2)
-                #expect(error.errors.count == 2)
+                #expect(error.errors.count == 1)
             }
         }
 
@@ -84,7 +125,7 @@ extension EvaluationTests {
         }
 
         @Test(
-            "Malformed fractional rules are errors at the offending part",
+            "Malformed fractional rules compile with a warning at the offending part, since flagd evaluates them to null",
             arguments: [
                 (#"{"fractional": []}"#, ["fractional"]),
                 (#"{"fractional": "x"}"#, ["fractional"]),
@@ -99,8 +140,11 @@ extension EvaluationTests {
                 (#"{"fractional": [["a", 2000000000], ["b", 2000000000]]}"#, ["fractional"]),
             ] as [(String, [TargetingPathComponent])])
         func malformedFractional(_ rule: String, _ path: [TargetingPathComponent]) throws {
-            let errors = try EvaluationTests.problems(rule).filter { $0.severity == .error }
-            #expect(errors.map(\.path).first == path, "\(errors)")
+            let compilation = TargetingRule.compile(try EvaluationTests.json(rule))
+            #expect(compilation.problems.allSatisfy { $0.severity == .warning })
+            #expect(compilation.problems.map(\.path).first == path, "\(compilation.problems)")
+            #expect(compilation.problems.first?.message.hasSuffix("always evaluates to null") == true)
+            #expect(compilation.rule?.evaluate(context: ["targetingKey": "u1"], flagKey: "f") == .null)
         }
 
         @Test("v1 hashing accepts fractional weights with a warning, since it truncates them")

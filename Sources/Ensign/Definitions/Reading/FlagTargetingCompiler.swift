@@ -1,11 +1,14 @@
 /// Compiles each flag's targeting against the shared `$evaluators` while definitions load, and
-/// reports problems at their file positions: unknown operators, wrong arity, `$ref` to an
-/// unknown evaluator, and results that cannot be a variant (or a value of the flag's type)
-/// when that is decidable.
+/// reports problems at their file positions: rules that cannot be read (unknown operators,
+/// `$ref` to an unknown evaluator), parts that look wrong though flagd evaluates them (a wrong
+/// number of arguments, a `fractional` weight that makes it `null`, an operand flagd fails
+/// on), and results that cannot be a variant (or a value of the flag's type) when that is
+/// decidable.
 ///
 /// Errors are kept apart from warnings: each is confined to the flags whose rule it is in
-/// (a rule that does not compile makes its flag resolve with `PARSE_ERROR`), so a context
-/// loads with them while `ensign validate` reports them as errors.
+/// (a rule that cannot be read makes its flag resolve with `PARSE_ERROR`), so a context
+/// loads with them while `ensign validate` reports them as errors. Warnings leave the rule
+/// working as flagd runs it; `ensign validate --strict` fails on them.
 struct FlagTargetingCompiler {
     let evaluators: [String: JSONValue]
     let evaluatorNodes: [String: YAMLNode]
@@ -74,9 +77,12 @@ struct FlagTargetingCompiler {
             let problem: String?
             if !definition.variants.isEmpty {
                 let names = definition.variants.names.sorted()
+                // flagd names the variant by the result's JSON text without quotes, escapes included.
+                let name = TargetingRule.variantName(for: .string(result.value)) ?? result.value
+                let escaped = name.isExactly(result.value) ? "" : " (which flagd reads as '\(name)')"
                 problem =
-                    definition.variants[result.value] == nil
-                    ? "can return '\(result.value)', which is not one of its variants (\(names.joined(separator: ", ")))"
+                    definition.variants[name] == nil
+                    ? "can return '\(result.value)'\(escaped), which is not one of its variants (\(names.joined(separator: ", ")))"
                         + Suggestions.didYouMean(result.value, among: names)
                     : nil
             } else if case .failure(let valueProblem) = definition.rules.check(.string(result.value)) {

@@ -57,20 +57,6 @@ enum OperatorCatalog {
 }
 
 extension Operator {
-    /// How many operands the operator meaningfully takes.
-    var operandCounts: ClosedRange<Int> {
-        switch self {
-        case .looselyEqual, .strictlyEqual, .notLooselyEqual, .notStrictlyEqual, .greater, .greaterOrEqual,
-            .remainder, .divide, .contains, .missingSome, .startsWith, .endsWith:
-            return 2...2
-        case .less, .lessOrEqual, .substring: return 2...3
-        case .not, .truthy, .log: return 1...1
-        case .subtract: return 1...2
-        case .multiply, .maximum, .minimum: return 1...Int.max
-        case .add, .concatenate, .merge, .missing: return 0...Int.max
-        }
-    }
-
     /// Whether the result depends on the data (and so cannot be computed at compile time).
     var readsData: Bool {
         self == .missing || self == .missingSome

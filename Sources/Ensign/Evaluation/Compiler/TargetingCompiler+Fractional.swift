@@ -1,112 +1,164 @@
 extension TargetingCompiler {
-    /// Compiles flagd's `fractional`: `[bucketing expression?, [variant, weight?], …]`.
+    /// Compiles flagd's `fractional`: `[bucketing key?, [variant, weight?], …]`.
+    ///
+    /// Nothing about `fractional` is an error: flagd evaluates a malformed one to `null`, so a
+    /// problem seen here is a warning saying so, and the rule still compiles.
     mutating func compileFractional(_ argument: JSONValue, _ arguments: [Argument], at path: Path) -> Compiled {
         guard case .array = argument else {
+            if case .object(let members) = argument, members.count == 1 {
+                // flagd evaluates the operation and reads its value as the argument list.
+                let list = compile(argument, at: path)
+                var compiled = Compiled.computed(
+                    FractionalExpression(computedArguments: list.expression, hashing: options.fractionalHashing),
+                    mayReturnStrings: true)
+                compiled.mayReturnOtherStrings = true
+                return compiled
+            }
             report(
-                .error, at: path,
-                "'fractional' takes an array: an optional bucketing expression, then [variant, weight] buckets")
+                .warning, at: path,
+                "'fractional' takes an array (an optional bucketing key, then [variant, weight] buckets), not \(argument.jsonText); it always evaluates to null"
+            )
             return .computed(.literal(.null), mayReturnStrings: false)
         }
-        var bucketing = FractionalExpression.Bucketing.flagAndTargetingKey
-        var bucketArguments = arguments[...]
-        if let first = arguments.first {
-            switch first.value {
-            case .array:
-                break
-            case .null:
-                bucketArguments.removeFirst()
-            case .string(let key):
-                report(
-                    .warning, at: first.path,
-                    "the bucketing key \"\(key)\" is a constant, so every subject lands in the same bucket; use an expression such as {\"var\": \"email\"}"
-                )
-                bucketing = .expression(.literal(first.value))
-                bucketArguments.removeFirst()
-            case .object(let members) where members.count == 1:
-                bucketing = .expression(compile(first.value, at: first.path).expression)
-                bucketArguments.removeFirst()
-            default:
-                report(
-                    .error, at: first.path,
-                    "the first element of 'fractional' must be a bucketing expression such as {\"var\": \"email\"} or a [variant, weight] bucket, not \(first.value.jsonText)"
-                )
-                bucketArguments.removeFirst()
+        guard let first = arguments.first else {
+            report(
+                .warning, at: path,
+                "'fractional' needs at least one [variant, weight] bucket; it always evaluates to null")
+            return .computed(.literal(.null), mayReturnStrings: false)
+        }
+        var expressions: [Expression] = []
+        var variants: [Compiled] = []
+        var mayReturnOtherStrings = false
+        var buckets = arguments[...]
+        switch first.value {
+        case .array:
+            break
+        case .null:
+            buckets.removeFirst()
+            expressions.append(.literal(.null))
+        case .string(let key):
+            report(
+                .warning, at: first.path,
+                "the bucketing key \"\(key)\" is a constant, so every subject lands in the same bucket; use an expression such as {\"var\": \"email\"}"
+            )
+            buckets.removeFirst()
+            expressions.append(.literal(first.value))
+        case .object(let members) where members.count == 1:
+            // A string bucketing key, or null for the targeting key; another value is read as a bucket.
+            expressions.append(compile(first.value, at: first.path).expression)
+            buckets.removeFirst()
+            mayReturnOtherStrings = true
+        default:
+            report(
+                .warning, at: first.path,
+                "the first element of 'fractional' is \(first.value.jsonText), neither a bucketing key nor a [variant, weight] bucket; flagd reads it as a bucket, so 'fractional' always evaluates to null"
+            )
+            buckets.removeFirst()
+            expressions.append(.literal(first.value))
+        }
+        if buckets.isEmpty {
+            report(
+                .warning, at: path,
+                "'fractional' needs at least one [variant, weight] bucket; it always evaluates to null")
+        }
+        var literalWeights: [UInt64]? = []
+        for bucket in buckets {
+            let compiled = compileBucket(bucket)
+            expressions.append(compiled.expression)
+            variants += compiled.variant.map { [$0] } ?? []
+            if compiled.variant?.mayReturnOtherStrings ?? !compiled.expression.isLiteral {
+                mayReturnOtherStrings = true
+            }
+            if let weight = compiled.literalWeight, literalWeights != nil {
+                literalWeights?.append(weight)
+            } else {
+                literalWeights = nil
             }
         }
-        guard !bucketArguments.isEmpty else {
-            report(.error, at: path, "'fractional' needs at least one [variant, weight] bucket")
-            return .computed(.literal(.null), mayReturnStrings: false)
-        }
-        var buckets: [FractionalExpression.Bucket] = []
-        var variants: [Compiled] = []
-        for bucket in bucketArguments {
-            guard let compiled = compileBucket(bucket) else { continue }
-            buckets.append(compiled.bucket)
-            variants.append(compiled.variant)
-        }
-        let literalWeights = buckets.map { bucket in
-            bucket.weight.map {
-                $0.literalValue.flatMap { FractionalExpression.weight($0, hashing: options.fractionalHashing) }
-            } ?? 1
-        }
-        if !buckets.isEmpty, !literalWeights.contains(nil) {
-            let total = literalWeights.reduce(0) { $0 + ($1 ?? 0) }
+        if let literalWeights, !literalWeights.isEmpty {
+            let total = literalWeights.reduce(0, +)
             if total == 0 {
                 report(.warning, at: path, "every 'fractional' weight is zero, so it always evaluates to null")
-            } else if total > Int(Int32.max) {
-                report(.error, at: path, "the 'fractional' weights add up to \(total), more than \(Int32.max)")
+            } else if total > UInt64(Int32.max) {
+                report(
+                    .warning, at: path,
+                    "the 'fractional' weights add up to \(total), more than \(Int32.max); it always evaluates to null")
             }
         }
-        let node = FractionalExpression(bucketing: bucketing, buckets: buckets, hashing: options.fractionalHashing)
-        return .oneOf(node, variants)
+        var compiled = Compiled.oneOf(
+            FractionalExpression(arguments: expressions, hashing: options.fractionalHashing), variants)
+        compiled.mayReturnOtherStrings = compiled.mayReturnOtherStrings || mayReturnOtherStrings
+        return compiled
     }
 
-    private mutating func compileBucket(_ bucket: Argument) -> (bucket: FractionalExpression.Bucket, variant: Compiled)?
-    {
+    /// A compiled bucket: its expression, its variant (when it is written out as an array), and
+    /// its weight when that is a literal that fits.
+    private struct CompiledBucket {
+        var expression: Expression
+        var variant: Compiled?
+        var literalWeight: UInt64?
+    }
+
+    private mutating func compileBucket(_ bucket: Argument) -> CompiledBucket {
         guard case .array(let items) = bucket.value else {
-            report(
-                .error, at: bucket.path,
-                "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.jsonText)")
-            return nil
+            let compiled = compile(bucket.value, at: bucket.path)
+            if compiled.expression.isLiteral {
+                report(
+                    .warning, at: bucket.path,
+                    "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.jsonText); 'fractional' always evaluates to null"
+                )
+            }
+            return CompiledBucket(expression: compiled.expression, variant: nil, literalWeight: nil)
         }
         guard !items.isEmpty else {
-            report(.error, at: bucket.path, "a 'fractional' bucket needs a variant: [variant, weight]")
-            return nil
+            report(
+                .warning, at: bucket.path,
+                "a 'fractional' bucket needs a variant: [variant, weight]; 'fractional' always evaluates to null")
+            return CompiledBucket(expression: .literal(bucket.value), variant: nil, literalWeight: nil)
         }
         if items.count > 2 {
             report(
                 .warning, at: bucket.path + [.index(2)],
                 "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
         }
-        let variant = compile(items[0], at: bucket.path + [.index(0)])
-        switch variant.expression.literalValue {
+        let parts = items.indices.map { compile(items[$0], at: bucket.path + [.index($0)]) }
+        switch parts[0].expression.literalValue {
         case .array?, .object?:
             report(
-                .error, at: bucket.path + [.index(0)],
-                "a 'fractional' variant must be a string, boolean, number or null")
+                .warning, at: bucket.path + [.index(0)],
+                "a 'fractional' variant must be a string, boolean, number or null; 'fractional' always evaluates to null"
+            )
         default:
             break
         }
-        var weight: Expression?
-        if items.count > 1 {
+        var literalWeight: UInt64? = 1
+        if parts.count > 1 {
             let weightPath = bucket.path + [.index(1)]
-            weight = compile(items[1], at: weightPath).expression
-            if let literal = weight?.literalValue { checkWeight(literal, at: weightPath) }
+            if let literal = parts[1].expression.literalValue {
+                literalWeight = checkWeight(literal, at: weightPath)
+            } else {
+                literalWeight = nil
+            }
         }
-        return (FractionalExpression.Bucket(variant: variant.expression, weight: weight), variant)
+        let literals = parts.compactMap(\.expression.literalValue)
+        let expression: Expression =
+            literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
+        return CompiledBucket(expression: expression, variant: parts[0], literalWeight: literalWeight)
     }
 
-    private mutating func checkWeight(_ weight: JSONValue, at path: Path) {
+    /// Reports a literal weight flagd refuses (or changes); returns the weight it counts.
+    private mutating func checkWeight(_ weight: JSONValue, at path: Path) -> UInt64? {
+        let consequence = "'fractional' always evaluates to null"
         guard weight.isNumber || weight.isNull else {
-            report(.error, at: path, "a 'fractional' weight must be a number, not \(weight.jsonText)")
-            return
+            report(.warning, at: path, "a 'fractional' weight must be a number, not \(weight.jsonText); \(consequence)")
+            return nil
         }
         let number = weight.numericValue ?? 1
         if number.rounded(.towardZero) != number || !number.isFinite {
             if options.fractionalHashing == .v2 {
                 report(
-                    .error, at: path,
-                    "'fractional' weights must be whole numbers (they are relative: use 125 and 875 for 12.5% and 87.5%)"
+                    .warning, at: path,
+                    "'fractional' weights must be whole numbers (they are relative: use 125 and 875 for 12.5% and 87.5%); \(consequence)"
                 )
             } else {
                 report(
@@ -117,7 +169,8 @@ extension TargetingCompiler {
         if number < 0 {
             report(.warning, at: path, "a negative 'fractional' weight counts as 0")
         } else if number > Double(Int32.max) {
-            report(.error, at: path, "a 'fractional' weight may not exceed \(Int32.max)")
+            report(.warning, at: path, "a 'fractional' weight may not exceed \(Int32.max); \(consequence)")
         }
+        return FractionalExpression.weight(weight, hashing: options.fractionalHashing)
     }
 }

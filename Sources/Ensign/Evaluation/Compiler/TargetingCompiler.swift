@@ -139,7 +139,8 @@ struct TargetingCompiler {
             report(.error, at: path, "'$ref' takes the name of an entry in $evaluators, a string")
             return .computed(.literal(.null), mayReturnStrings: false)
         }
-        guard evaluators.keys.contains(name) else {
+        // Exactly that name: a dictionary lookup would also find a canonically equivalent one.
+        guard let index = evaluators.index(forKey: name), evaluators[index].key.isExactly(name) else {
             var message = "'$ref' names the evaluator '\(name)', which $evaluators does not define"
             if evaluators.isEmpty {
                 message += "; add it under $evaluators"

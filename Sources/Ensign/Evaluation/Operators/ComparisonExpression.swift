@@ -19,7 +19,7 @@ final class ComparisonExpression: Expression, @unchecked Sendable {  // immutabl
         let left = try lhs.evaluate(in: scope, environment)
         let right = try rhs.evaluate(in: scope, environment)
         if case .string(let leftText) = left, case .string(let rightText) = right {
-            return .bool(JavaScript.haveSameCodeUnits(leftText, rightText) != isNegated)
+            return .bool(JavaScript.haveSameScalars(leftText, rightText) != isNegated)
         }
         let equal = isStrict ? JavaScript.strictlyEqual(left, right) : JavaScript.looselyEqual(left, right)
         return .bool(equal != isNegated)
@@ -50,13 +50,20 @@ final class ContainsExpression: Expression, @unchecked Sendable {  // immutable:
     {
         let value = try needle.evaluate(in: scope, environment)
         guard let literalStrings else {
-            return .bool(Operator.contains(value, in: try haystack.evaluate(in: scope, environment)))
+            return .bool(try Operator.contains(value, in: try haystack.evaluate(in: scope, environment)))
         }
-        // Strict equality with strings: only a string can match.
-        guard case .string(let text) = value else { return false }
-        for index in literalStrings.indices where JavaScript.haveSameCodeUnits(literalStrings[index], text) {
-            return true
+        switch value {
+        case .string(let text):
+            for index in literalStrings.indices where JavaScript.haveSameScalars(literalStrings[index], text) {
+                return true
+            }
+            return false
+        case .int, .double:
+            // flagd reads each element as a number for a number needle ("1" matches 1).
+            return .bool(try Operator.contains(value, in: .array(literalStrings.map(JSONValue.string))))
+        default:
+            // Only a string equals a string.
+            return false
         }
-        return false
     }
 }

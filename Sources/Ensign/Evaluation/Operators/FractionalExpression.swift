@@ -1,77 +1,130 @@
-/// A compiled flagd `fractional`: deterministic, weighted bucketing of subjects into variants.
+/// A compiled flagd `fractional`: deterministic, weighted bucketing of subjects into variants,
+/// read exactly as flagd's Go evaluator reads it (`core/pkg/evaluator/fractional.go`).
 ///
-/// The bucketing key (by default the flag key followed by the targeting key; otherwise the
-/// text of the first argument's expression) is hashed with ``MurmurHash3`` (seed 0), and the hash
-/// picks a bucket in proportion to the weights (``FractionalHashing`` says how). The chosen
-/// bucket's variant is evaluated and returned: a string, boolean, number or `null`.
+/// flagd evaluates every argument first, then reads them:
+/// - When the first one is a string, it is the bucketing key, hashed as it is (no flag-key
+///   prefix), and the others are the buckets.
+/// - Otherwise the key is the flag key followed by the targeting key (no separator), and a
+///   first argument that is `null` (a missing `var`, say) is dropped; any other first argument
+///   stays in place and is read as a bucket, so a number, a boolean or an object there makes
+///   the whole `fractional` `null`. Without a targeting key (absent, not a string, or empty)
+///   the result is `null`.
+/// - A bucket is `[variant, weight]`: the variant a string, boolean, number or `null`; the
+///   weight a number (`null` or absent count as 1; elements after it are ignored). v2 weights
+///   must be whole numbers (`50.0` is one; `12.5` and `"50"` are not), at most `Int32.max`
+///   each and in total; negative weights count as 0.
 ///
-/// Evaluates to `null`, as flagd does, when there is no targeting key to bucket by, when a weight
-/// is not a whole number (v2) or not a number, when the weights add up to zero or beyond
-/// `Int32.max`, or when the chosen variant is an array or object. Negative weights count as zero.
+/// Any failure — a bucket that is not an array, a weight that does not fit, all-zero weights —
+/// makes the result `null`, never an error: flagd reads it as "no match" (`DEFAULT` at the top
+/// of a rule, falsy inside `if`).
+///
+/// The key is hashed with ``MurmurHash3`` (seed 0), and ``FractionalHashing`` says how the hash
+/// picks a bucket. Literal arguments are read once, when the rule is compiled.
 final class FractionalExpression: Expression, @unchecked Sendable {  // immutable: see Expression
-    /// One `[variant, weight]` bucket; a missing or `null` weight counts as 1.
-    struct Bucket: Sendable {
-        let variant: Expression
-        let weight: Expression?
-    }
+    /// Buckets read from their values: variants and weights, in order.
+    struct Distribution: Sendable {
+        let variants: [JSONValue]
+        let weights: [UInt64]
+        let total: UInt64
 
-    /// Where the bucketing key comes from.
-    enum Bucketing: Sendable {
-        /// flagd's default: flag key followed by targeting key.
-        case flagAndTargetingKey
-        /// An expression; when it does not give a string, the default key is used instead.
-        case expression(Expression)
-    }
-
-    /// The bucketing expression; `nil` for flagd's default key.
-    let bucketingExpression: Expression?
-    let buckets: [Bucket]
-    let hashing: FractionalHashing
-    /// The weights (negative ones as zero), when every weight is a literal.
-    let constantWeights: [Int]?
-    let constantTotal: Int
-    /// The variants, when every variant is a literal that may be returned.
-    let constantVariants: [JSONValue]?
-
-    init(bucketing: Bucketing, buckets: [Bucket], hashing: FractionalHashing) {
-        if case .expression(let expression) = bucketing {
-            bucketingExpression = expression
-        } else {
-            bucketingExpression = nil
-        }
-        self.buckets = buckets
-        self.hashing = hashing
-        let variants = buckets.compactMap { bucket -> JSONValue? in
-            switch bucket.variant.literalValue {
-            case .none, .array?, .object?: return .none
-            case let value?: return value
-            }
-        }
-        constantVariants = variants.count == buckets.count ? variants : nil
-        var weights: [Int]? = []
-        for bucket in buckets {
-            var literal: JSONValue?
-            if let expression = bucket.weight {
-                guard let value = expression.literalValue else {
-                    weights = nil
-                    break
+        /// flagd's `parseFractionalEvaluationDistributions`: `nil` when any bucket is malformed,
+        /// a weight does not fit, or the weights add up to more than `Int32.max`.
+        init?(_ buckets: ArraySlice<JSONValue>, hashing: FractionalHashing) {
+            var variants: [JSONValue] = []
+            var weights: [UInt64] = []
+            variants.reserveCapacity(buckets.count)
+            weights.reserveCapacity(buckets.count)
+            var total: UInt64 = 0
+            for bucket in buckets {
+                guard case .array(let items) = bucket, let variant = items.first else { return nil }
+                switch variant {
+                case .array, .object: return nil
+                default: variants.append(variant)
                 }
-                literal = value
+                guard let weight = FractionalExpression.weight(items.count > 1 ? items[1] : .none, hashing: hashing)
+                else { return nil }
+                weights.append(weight)
+                total += weight
+                guard total <= UInt64(Int32.max) else { return nil }
             }
-            guard let weight = Self.weight(literal, hashing: hashing) else {
-                weights = nil
-                break
-            }
-            weights?.append(weight)
+            self.variants = variants
+            self.weights = weights
+            self.total = total
         }
-        let total = weights?.reduce(0, +) ?? 0
-        constantWeights = total <= Int(Int32.max) ? weights : nil
-        constantTotal = total
+
+        /// The variant the hash falls on; `null` when every weight is zero.
+        func variant(for hash: UInt32, hashing: FractionalHashing) -> JSONValue {
+            guard total > 0 else { return .null }
+            switch hashing {
+            case .v2:
+                let point = (UInt64(hash) * total) >> 32
+                var end: UInt64 = 0
+                for index in weights.indices {
+                    end += weights[index]
+                    if point < end { return variants[index] }
+                }
+            case .v1:
+                let point = abs(Double(Int32(bitPattern: hash))) / Double(Int32.max) * 100
+                var end = 0.0
+                for index in weights.indices {
+                    end += 100 * Double(weights[index]) / Double(total)
+                    if point < end { return variants[index] }
+                }
+            }
+            return .null
+        }
     }
 
-    /// A bucket's weight from its evaluated value (`nil` for a missing weight), or `nil` when
-    /// it makes the whole `fractional` fail.
-    static func weight(_ value: JSONValue?, hashing: FractionalHashing) -> Int? {
+    /// A bucket list known at compile time: read once, or `nil` when some bucket is computed.
+    enum Prepared: Sendable {
+        case computed
+        case read(Distribution?)
+    }
+
+    /// The arguments as written, compiled; `nil` when the whole argument is one expression
+    /// (`{"fractional": {"var": "buckets"}}`), whose value is read as the argument list.
+    let arguments: [Expression]?
+    let computedArguments: Expression?
+    let hashing: FractionalHashing
+    /// The first argument's hash, when it is a literal string.
+    let constantKeyHash: UInt32?
+    /// `arguments[1...]` as buckets, and all the arguments as buckets.
+    let tail: Prepared
+    let whole: Prepared
+    /// `arguments[1...]`'s values, when they are all literals.
+    let literalTail: [JSONValue]?
+
+    /// A `fractional` whose arguments are `arguments` (at least one).
+    init(arguments: [Expression], hashing: FractionalHashing) {
+        self.arguments = arguments
+        computedArguments = nil
+        self.hashing = hashing
+        let literals = arguments.compactMap(\.literalValue)
+        let tailLiterals = arguments.dropFirst().compactMap(\.literalValue)
+        literalTail = tailLiterals.count == arguments.count - 1 ? tailLiterals : nil
+        tail = literalTail.map { .read(Distribution($0[...], hashing: hashing)) } ?? .computed
+        whole = literals.count == arguments.count ? .read(Distribution(literals[...], hashing: hashing)) : .computed
+        if case .string(let key)? = arguments.first?.literalValue {
+            constantKeyHash = MurmurHash3.hash(key)
+        } else {
+            constantKeyHash = nil
+        }
+    }
+
+    /// A `fractional` whose argument list is the value of `expression`.
+    init(computedArguments expression: Expression, hashing: FractionalHashing) {
+        arguments = nil
+        computedArguments = expression
+        self.hashing = hashing
+        constantKeyHash = nil
+        tail = .computed
+        whole = .computed
+        literalTail = nil
+    }
+
+    /// A bucket's weight from its value (`nil` when it has none), as a whole number, or `nil`
+    /// when it makes the whole `fractional` fail.
+    static func weight(_ value: JSONValue?, hashing: FractionalHashing) -> UInt64? {
         let number: Double
         switch value {
         case .none, .null?: return 1
@@ -81,63 +134,72 @@ final class FractionalExpression: Expression, @unchecked Sendable {  // immutabl
         }
         guard number.isFinite else { return nil }
         let whole = number.rounded(.towardZero)
-        if hashing == .v2, whole != number { return nil }
-        if whole < 0 { return 0 }
-        return whole <= Double(Int32.max) ? Int(whole) : nil
-    }
-
-    /// The index of the bucket `hash` falls in, or `nil` when the total weight is zero.
-    static func bucketIndex(hash: UInt32, weights: [Int], total: Int, hashing: FractionalHashing) -> Int? {
-        guard total > 0 else { return nil }
-        switch hashing {
-        case .v2:
-            let point = (UInt64(hash) * UInt64(total)) >> 32
-            var end: UInt64 = 0
-            for (index, weight) in weights.enumerated() {
-                end += UInt64(weight)
-                if point < end { return index }
-            }
-        case .v1:
-            let point = abs(Double(Int32(bitPattern: hash))) / Double(Int32.max) * 100
-            var end = 0.0
-            for (index, weight) in weights.enumerated() {
-                end += 100 * Double(weight) / Double(total)
-                if point < end { return index }
-            }
-        }
-        return nil
+        // v2 converts the weight to a 64-bit integer and refuses it unless that is exact.
+        if hashing == .v2, whole != number || whole < -0x1p63 || whole >= 0x1p63 { return nil }
+        guard whole <= Double(Int32.max) else { return nil }
+        return whole < 0 ? 0 : UInt64(whole)
     }
 
     override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
         -> JSONValue
     {
-        var hash: UInt32?
-        if let bucketingExpression, case .string(let key) = try bucketingExpression.evaluate(in: scope, environment) {
+        guard let arguments else {
+            // The argument list is computed: flagd reads its value as the list.
+            guard case .array(let values) = try computedArguments?.evaluate(in: scope, environment) ?? .null
+            else { return .null }
+            return read(values, in: environment)
+        }
+        // flagd evaluates every argument before reading any; literals need no evaluation.
+        guard case .read = tail else {
+            var values: [JSONValue] = []
+            values.reserveCapacity(arguments.count)
+            for argument in arguments { values.append(try argument.evaluate(in: scope, environment)) }
+            return read(values, in: environment)
+        }
+        let first = try arguments[0].evaluate(in: scope, environment)
+        let hash: UInt32
+        let prepared: Prepared
+        switch first {
+        case .string(let key):
+            hash = constantKeyHash ?? MurmurHash3.hash(key)
+            prepared = tail
+        case .null:
+            guard let targetingHash = environment.defaultBucketingHash() else { return .null }
+            hash = targetingHash
+            prepared = tail
+        default:
+            // Neither a key nor null: flagd reads it as the first bucket.
+            guard let targetingHash = environment.defaultBucketingHash() else { return .null }
+            hash = targetingHash
+            prepared = whole
+        }
+        switch prepared {
+        case .read(let distribution):
+            return distribution?.variant(for: hash, hashing: hashing) ?? .null
+        case .computed:
+            guard let distribution = Distribution([first] + (literalTail ?? []), hashing: hashing) else { return .null }
+            return distribution.variant(for: hash, hashing: hashing)
+        }
+    }
+
+    /// Reads evaluated arguments as flagd's `parseFractionalEvaluationData` does.
+    private func read(_ values: [JSONValue], in environment: EvaluationEnvironment) -> JSONValue {
+        guard let first = values.first else { return .null }
+        let hash: UInt32
+        var buckets = values[...]
+        switch first {
+        case .string(let key):
             hash = MurmurHash3.hash(key)
+            buckets = values.dropFirst()
+        case .null:
+            guard let targetingHash = environment.defaultBucketingHash() else { return .null }
+            hash = targetingHash
+            buckets = values.dropFirst()
+        default:
+            guard let targetingHash = environment.defaultBucketingHash() else { return .null }
+            hash = targetingHash
         }
-        guard let hash = hash ?? environment.defaultBucketingHash() else { return .null }
-        let index: Int?
-        if let constantWeights {
-            index = Self.bucketIndex(hash: hash, weights: constantWeights, total: constantTotal, hashing: hashing)
-        } else {
-            var weights: [Int] = []
-            weights.reserveCapacity(buckets.count)
-            var total = 0
-            for bucket in buckets {
-                guard let weight = Self.weight(try bucket.weight?.evaluate(in: scope, environment), hashing: hashing)
-                else { return .null }
-                weights.append(weight)
-                total += weight
-                guard total <= Int(Int32.max) else { return .null }
-            }
-            index = Self.bucketIndex(hash: hash, weights: weights, total: total, hashing: hashing)
-        }
-        guard let index else { return .null }
-        if let constantVariants { return constantVariants[index] }
-        let variant = try buckets[index].variant.evaluate(in: scope, environment)
-        switch variant {
-        case .array, .object: return .null
-        default: return variant
-        }
+        guard let distribution = Distribution(buckets, hashing: hashing) else { return .null }
+        return distribution.variant(for: hash, hashing: hashing)
     }
 }

@@ -1,6 +1,16 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Operator {
-    /// Evaluates the operands in order, then applies the operator as json-logic-js (or, for
-    /// `starts_with` and `ends_with`, flagd) defines it.
+    /// Evaluates the operands in order, then applies the operator as flagd's evaluator does
+    /// (github.com/diegoholiveira/jsonlogic v3.9.1 and flagd's own operators), keeping
+    /// json-logic-js's behaviour where its test suite pins it down and for the loose and relational
+    /// comparisons of mixed types.
+    ///
+    /// Every operand is evaluated, as flagd evaluates every argument before applying an operator.
     func apply(to operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
         throws(EvaluationFailure) -> JSONValue
     {
@@ -8,61 +18,43 @@ extension Operator {
         case .looselyEqual, .strictlyEqual, .notLooselyEqual, .notStrictlyEqual:
             let lhs = try operands.value(at: 0, in: scope, environment)
             let rhs = try operands.value(at: 1, in: scope, environment)
-            switch self {
-            case .looselyEqual: return .bool(JavaScript.looselyEqual(lhs, rhs))
-            case .notLooselyEqual: return .bool(!JavaScript.looselyEqual(lhs, rhs))
-            case .strictlyEqual: return .bool(JavaScript.strictlyEqual(lhs, rhs))
-            default: return .bool(!JavaScript.strictlyEqual(lhs, rhs))
-            }
-        case .greater, .greaterOrEqual:
-            let lhs = try operands.value(at: 0, in: scope, environment)
-            let rhs = try operands.value(at: 1, in: scope, environment)
-            return .bool(JavaScript.isLess(rhs, lhs, orEqual: self == .greaterOrEqual))
-        case .less, .lessOrEqual:
-            let orEqual = self == .lessOrEqual
-            let first = try operands.value(at: 0, in: scope, environment)
-            let second = try operands.value(at: 1, in: scope, environment)
-            guard operands.count > 2 else { return .bool(JavaScript.isLess(first, second, orEqual: orEqual)) }
-            let third = try operands.value(at: 2, in: scope, environment)
-            return .bool(
-                JavaScript.isLess(first, second, orEqual: orEqual) && JavaScript.isLess(second, third, orEqual: orEqual)
-            )
-        case .not:
-            return .bool(!(try operands.value(at: 0, in: scope, environment)?.isTruthy ?? false))
-        case .truthy:
-            return .bool(try operands.value(at: 0, in: scope, environment)?.isTruthy ?? false)
-        case .remainder, .divide, .subtract:
-            let lhs = JavaScript.number(try operands.value(at: 0, in: scope, environment))
-            guard operands.count > 1 else {
-                return self == .subtract ? .number(-lhs) : .number(.nan)
-            }
-            let rhs = JavaScript.number(try operands.value(at: 1, in: scope, environment))
-            switch self {
-            case .remainder: return .number(lhs.truncatingRemainder(dividingBy: rhs))
-            case .divide: return .number(lhs / rhs)
-            default: return .number(lhs - rhs)
-            }
-        case .add:
-            var sum = 0.0
-            for operand in operands { sum += try operand.evaluate(in: scope, environment).javaScriptParseFloat }
-            return .number(sum)
-        case .multiply:
-            return try multiply(operands, in: scope, environment)
-        case .maximum, .minimum:
-            return try extremum(of: operands, in: scope, environment)
+            try operands.evaluateIgnored(from: 2, in: scope, environment)
+            let isNegated = self == .notLooselyEqual || self == .notStrictlyEqual
+            // flagd: fewer than two values are never equal.
+            guard let lhs, let rhs else { return .bool(isNegated) }
+            let equal =
+                self == .looselyEqual || self == .notLooselyEqual
+                ? JavaScript.looselyEqual(lhs, rhs) : JavaScript.strictlyEqual(lhs, rhs)
+            return .bool(equal != isNegated)
+        case .greater, .greaterOrEqual, .less, .lessOrEqual:
+            return try compare(operands, in: scope, environment)
+        case .not, .truthy:
+            let value = try operands.value(at: 0, in: scope, environment)
+            try operands.evaluateIgnored(from: 1, in: scope, environment)
+            // No operand: flagd negates the empty list, which is false.
+            let isTruthy = value?.isTruthy ?? false
+            return .bool(self == .truthy ? isTruthy : !isTruthy)
+        case .remainder, .add, .multiply, .subtract, .divide, .maximum, .minimum:
+            return try arithmetic(operands, in: scope, environment)
         case .concatenate:
-            var text = ""
-            for operand in operands { text += try operand.evaluate(in: scope, environment).javaScriptJoinText }
-            return .string(text)
+            return try concatenate(operands, in: scope, environment)
         case .substring:
-            return Self.substring(
-                of: JavaScript.string(try operands.value(at: 0, in: scope, environment)),
-                start: try operands.value(at: 1, in: scope, environment),
-                length: try operands.value(at: 2, in: scope, environment))
+            guard operands.count >= 2 else {
+                throw EvaluationFailure("'substr' needs a text and a start")
+            }
+            let source = try operands[0].evaluate(in: scope, environment)
+            let start = try operands[1].evaluate(in: scope, environment)
+            let length = try operands.value(at: 2, in: scope, environment)
+            try operands.evaluateIgnored(from: 3, in: scope, environment)
+            // flagd reads the length only when there are exactly three arguments.
+            return try Self.substring(of: source, start: start, length: operands.count == 3 ? length : nil)
         case .contains:
-            let needle = try operands.value(at: 0, in: scope, environment)
-            let haystack = try operands.value(at: 1, in: scope, environment)
-            return .bool(Self.contains(needle, in: haystack))
+            guard let needle = try operands.value(at: 0, in: scope, environment) else {
+                throw EvaluationFailure("'in' needs a value to look for")
+            }
+            let haystack = try operands.value(at: 1, in: scope, environment) ?? .null
+            try operands.evaluateIgnored(from: 2, in: scope, environment)
+            return .bool(try Self.contains(needle, in: haystack))
         case .merge:
             var merged: [JSONValue] = []
             for operand in operands {
@@ -71,107 +63,198 @@ extension Operator {
             }
             return .array(merged)
         case .missing:
-            var values: [JSONValue] = []
-            for operand in operands { values.append(try operand.evaluate(in: scope, environment)) }
-            if case .array(let keys)? = values.first { values = keys }
-            return .array(Self.missingKeys(values, in: scope, environment))
+            var missing: [JSONValue] = []
+            for operand in operands {
+                let key = try operand.evaluate(in: scope, environment)
+                if try Self.isMissing(key, in: scope, environment, for: "missing") { missing.append(key) }
+            }
+            return .array(missing)
         case .missingSome:
             return try missingSome(operands, in: scope, environment)
         case .log:
-            return try operands.value(at: 0, in: scope, environment) ?? .null
+            let value = try operands.value(at: 0, in: scope, environment)
+            try operands.evaluateIgnored(from: 1, in: scope, environment)
+            return value ?? .null
         case .startsWith, .endsWith:
-            guard operands.count == 2,
-                case .string(let text) = try operands[0].evaluate(in: scope, environment),
-                case .string(let affix) = try operands[1].evaluate(in: scope, environment)
-            else { return .null }
+            // flagd's string comparisons: exactly two texts, else null.
+            let text = try operands.value(at: 0, in: scope, environment)
+            let affix = try operands.value(at: 1, in: scope, environment)
+            try operands.evaluateIgnored(from: 2, in: scope, environment)
+            guard operands.count == 2, case .string(let text)? = text, case .string(let affix)? = affix else {
+                return .null
+            }
             return .bool(self == .startsWith ? text.utf8.starts(with: affix.utf8) : Self.hasUTF8Suffix(text, affix))
         }
     }
 
-    /// `*`: json-logic-js reduces with no initial value, so one operand comes back unchanged and
-    /// none is a JavaScript `TypeError`.
-    private func multiply(_ operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
+    /// `<`, `<=`, `>`, `>=`: flagd compares the first two operands, or with exactly three reads
+    /// a "between" (`{"<": [1, x, 5]}` is 1 < x < 5, `{">": [5, x, 1]}` is 5 > x > 1); fewer than
+    /// two operands give `false`. Values coerce as in JavaScript.
+    private func compare(_ operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
         throws(EvaluationFailure) -> JSONValue
     {
-        guard let first = operands.first else { throw EvaluationFailure() }
-        let firstValue = try first.evaluate(in: scope, environment)
-        guard operands.count > 1 else { return firstValue }
-        var product = firstValue.javaScriptParseFloat
-        for operand in operands.dropFirst() {
-            product *= try operand.evaluate(in: scope, environment).javaScriptParseFloat
-        }
-        return .number(product)
+        let first = try operands.value(at: 0, in: scope, environment)
+        let second = try operands.value(at: 1, in: scope, environment)
+        let third = try operands.value(at: 2, in: scope, environment)
+        try operands.evaluateIgnored(from: 3, in: scope, environment)
+        guard let first, let second else { return false }
+        let orEqual = self == .lessOrEqual || self == .greaterOrEqual
+        // `a > b` is `b < a`.
+        let (low, high) = self == .less || self == .lessOrEqual ? (first, second) : (second, first)
+        guard operands.count == 3, let third else { return .bool(JavaScript.isLess(low, high, orEqual: orEqual)) }
+        let ordered =
+            self == .less || self == .lessOrEqual
+            ? JavaScript.isLess(first, second, orEqual: orEqual) && JavaScript.isLess(second, third, orEqual: orEqual)
+            : JavaScript.isLess(third, second, orEqual: orEqual) && JavaScript.isLess(second, first, orEqual: orEqual)
+        return .bool(ordered)
     }
 
-    /// `max` / `min` (`Math.max` / `Math.min`): `NaN` wins; no operands give `∓Infinity`.
-    private func extremum(of operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
+    /// `+`, `-`, `*`, `/`, `%`, `max`, `min` as flagd computes them: text is read as a number
+    /// (0 when it is not one), `null` and booleans fail. `+` of nothing is 0, `*` of nothing 1;
+    /// `-` and `/` apply left to right (`-` of one value negates it, `-` and `/` of nothing are
+    /// 0); `%` needs two values; `max` and `min` of nothing are `null`.
+    private func arithmetic(_ operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
         throws(EvaluationFailure) -> JSONValue
     {
-        var result: Double = self == .maximum ? -.infinity : .infinity
-        for operand in operands {
-            let number = try operand.evaluate(in: scope, environment).javaScriptNumber
-            if number.isNaN || result.isNaN {
-                result = .nan
-            } else {
-                result = self == .maximum ? Swift.max(result, number) : Swift.min(result, number)
+        func number(_ index: Int) throws(EvaluationFailure) -> Double {
+            try GoJsonLogic.number(operands[index].evaluate(in: scope, environment), for: name)
+        }
+        switch self {
+        case .add, .multiply:
+            var result: Double = self == .add ? 0 : 1
+            for index in operands.indices {
+                let value = try number(index)
+                result = self == .add ? result + value : result * value
             }
+            return .number(result)
+        case .subtract, .divide:
+            guard !operands.isEmpty else { return 0 }
+            var result = try number(0)
+            if operands.count == 1 { return .number(self == .subtract ? -1 * result : result) }
+            for index in operands.indices.dropFirst() {
+                let value = try number(index)
+                result = self == .subtract ? result - value : result / value
+            }
+            return .number(result)
+        case .remainder:
+            guard operands.count >= 2 else {
+                throw EvaluationFailure("'%' needs two numbers, but was given \(operands.count)")
+            }
+            let dividend = try number(0)
+            let divisor = try number(1)
+            try operands.evaluateIgnored(from: 2, in: scope, environment)
+            return .number(fmod(dividend, divisor))
+        default:
+            guard !operands.isEmpty else { return .null }
+            var result = try number(0)
+            for index in operands.indices.dropFirst() {
+                let value = try number(index)
+                // Go's comparisons: a NaN never replaces the current value.
+                if self == .maximum ? value > result : value < result { result = value }
+            }
+            return .number(result)
         }
-        return .number(result)
     }
 
-    /// `missing_some`: `[]` when at least `need` of the keys are present, else the missing keys.
+    /// `cat` as flagd joins: text as it is, numbers in fixed notation, `null` as nothing;
+    /// booleans, arrays and objects fail. Joining two or more values trims white space from
+    /// the ends of the result (flagd's quirk: `{"cat": [" a", "b "]}` is "ab").
+    private func concatenate(_ operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
+        throws(EvaluationFailure) -> JSONValue
+    {
+        var text = ""
+        for operand in operands {
+            text += try GoJsonLogic.text(operand.evaluate(in: scope, environment), for: "cat")
+        }
+        guard operands.count > 1 else { return .string(text) }
+        return .string(Self.trimmingWhiteSpace(text))
+    }
+
+    /// Go's `strings.TrimSpace`: Unicode white space off both ends.
+    private static func trimmingWhiteSpace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
+    }
+
+    /// `missing_some`: `[]` when at least `need` of the keys have values, else the missing
+    /// keys. flagd needs exactly a number and an array.
     private func missingSome(_ operands: [Expression], in scope: Scope, _ environment: EvaluationEnvironment)
         throws(EvaluationFailure) -> JSONValue
     {
-        let need = try operands.value(at: 0, in: scope, environment)
-        let options = try operands.value(at: 1, in: scope, environment)
-        let keys: [JSONValue]
-        let optionCount: Double
-        switch options {
-        case .array(let elements)?:
-            keys = elements.first?.arrayValue ?? elements
-            optionCount = Double(elements.count)
-        case .string(let text)?:
-            keys = [.string(text)]
-            optionCount = Double(text.utf16.count)
-        case let other:
-            keys = [other ?? .null]
-            optionCount = .nan
+        guard operands.count >= 2 else {
+            throw EvaluationFailure("'missing_some' needs a count and an array of keys")
         }
-        let missing = Self.missingKeys(keys, in: scope, environment)
-        let present = JSONValue.double(optionCount - Double(missing.count))
-        return JavaScript.isLess(need, present, orEqual: true) ? .array([]) : .array(missing)
+        let need = try GoJsonLogic.number(operands[0].evaluate(in: scope, environment), for: "missing_some")
+        let keys = try operands[1].evaluate(in: scope, environment)
+        try operands.evaluateIgnored(from: 2, in: scope, environment)
+        guard case .array(let keys) = keys else {
+            throw EvaluationFailure("'missing_some' needs an array of keys, not \(GoJsonLogic.describe(keys))")
+        }
+        var missing: [JSONValue] = []
+        for key in keys where try Self.isMissing(key, in: scope, environment, for: "missing_some") {
+            missing.append(key)
+        }
+        return GoJsonLogic.integer(need) > keys.count - missing.count ? .array(missing) : .array([])
     }
 
-    /// The keys whose `var` lookup gives `null` or "".
-    private static func missingKeys(_ keys: [JSONValue], in scope: Scope, _ environment: EvaluationEnvironment)
-        -> [JSONValue]
-    {
-        keys.filter { key in
-            switch environment.lookUp(VariablePath(key: key), in: scope) {
-            case .none, .null?, .string("")?: return true
-            default: return false
-            }
+    /// Whether `var` finds no value (or `null`) for `key`.
+    private static func isMissing(
+        _ key: JSONValue, in scope: Scope, _ environment: EvaluationEnvironment, for operation: String
+    ) throws(EvaluationFailure) -> Bool {
+        switch try environment.lookUp(key: key, in: scope, for: operation) {
+        case .none, .null?: return true
+        default: return false
         }
     }
 
-    /// `in`: substring search when the haystack is a string, strict-equality membership when it is
-    /// an array, and `false` otherwise (including every falsy haystack, as json-logic-js checks `!b`).
-    static func contains(_ needle: JSONValue?, in haystack: JSONValue?) -> Bool {
+    /// `in` as flagd reads it: text in text (the needle must be text), or membership in an
+    /// array, where an element that is an array `[low, high]` is an inclusive numeric range, a
+    /// number needle matches elements that read as that number (`"1"` for 1), and any other
+    /// needle matches an element of the same type and value. Any other haystack gives `false`.
+    static func contains(_ needle: JSONValue, in haystack: JSONValue) throws(EvaluationFailure) -> Bool {
         switch haystack {
-        case .string(let text)? where !text.isEmpty:
-            let pattern = JavaScript.string(needle)
+        case .string(let text):
+            guard case .string(let pattern) = needle else {
+                throw EvaluationFailure("'in' looks for text in text, not for \(GoJsonLogic.describe(needle))")
+            }
+            // Every text contains "", the empty text included, as in JavaScript's and Go's own
+            // searches (json-logic-js alone finds nothing in "").
             return pattern.isEmpty || containsUTF8(text, pattern)
-        case .array(let elements)?:
-            return elements.contains { JavaScript.strictlyEqual($0, needle) }
+        case .array(let elements):
+            for element in elements where try isMember(needle, element) { return true }
+            return false
         default:
             return false
         }
     }
 
+    /// Whether `element` of an `in` array matches `needle`.
+    private static func isMember(_ needle: JSONValue, _ element: JSONValue) throws(EvaluationFailure) -> Bool {
+        if case .array(let range) = element {
+            guard range.count >= 2 else {
+                throw EvaluationFailure("'in' reads an array element as a range [low, high], not \(element.jsonText)")
+            }
+            let value = try GoJsonLogic.number(needle, for: "in")
+            guard value >= (try GoJsonLogic.number(range[0], for: "in")) else { return false }
+            return try GoJsonLogic.number(range[1], for: "in") >= value
+        }
+        if let number = needle.numericValue { return try GoJsonLogic.number(element, for: "in") == number }
+        switch (needle, element) {
+        case (.string(let lhs), .string(let rhs)): return JavaScript.haveSameScalars(lhs, rhs)
+        case (.bool(let lhs), .bool(let rhs)): return lhs == rhs
+        case (.null, .null): return true
+        case (.object, .object): throw EvaluationFailure("'in' cannot compare objects")
+        default: return false
+        }
+    }
+
     /// Byte-wise substring search (UTF-8 matches align on scalars, so this agrees with
     /// JavaScript's code-unit search for well-formed text).
-    private static func containsUTF8(_ text: String, _ pattern: String) -> Bool {
+    static func containsUTF8(_ text: String, _ pattern: String) -> Bool {
         let haystack = Array(text.utf8)
         let needle = Array(pattern.utf8)
         guard needle.count <= haystack.count else { return false }
@@ -188,37 +271,29 @@ extension Operator {
         return textBytes.dropFirst(textBytes.count - suffixBytes.count).elementsEqual(suffixBytes)
     }
 
-    /// `substr(source, start, length)` as json-logic-js writes it: a negative length drops that
-    /// many code units from the end; otherwise it is `String.prototype.substr`.
-    private static func substring(of source: String, start: JSONValue?, length: JSONValue?) -> JSONValue {
-        let units = Array(source.utf16)
-        if JavaScript.isLess(length, .int(0), orEqual: false) {
-            let tail = Array(units[clampedStart(start, count: units.count)...])
-            // `temp.length + end`: a string `end` concatenates, and the result is not a number.
-            let keep = length?.stringValue == nil ? Double(tail.count) + JavaScript.number(length) : .nan
-            return .string(
-                String(decoding: tail.prefix(clampedLength(.double(keep), available: tail.count)), as: UTF16.self))
+    /// `substr(source, start, length)` as flagd's evaluator computes it, counting Unicode
+    /// scalars (code points): a negative start counts from the end, and a start still before the
+    /// beginning, or past the end, gives the whole text; a negative length ends that many scalars
+    /// before the end of the whole text, and an end before the start fails. Numbers are written
+    /// in fixed notation; positions read as numbers and are truncated.
+    private static func substring(of source: JSONValue, start: JSONValue, length: JSONValue?)
+        throws(EvaluationFailure) -> JSONValue
+    {
+        let scalars = Array(try GoJsonLogic.text(source, for: "substr").unicodeScalars)
+        let count = scalars.count
+        // Go's ints wrap; so does this arithmetic, on absurd positions.
+        var from = GoJsonLogic.integer(try GoJsonLogic.number(start, for: "substr"))
+        if from < 0 { from = count &+ from }
+        guard from >= 0, from <= count else { return .string(String(String.UnicodeScalarView(scalars))) }
+        var end = count
+        if let length {
+            let taken = GoJsonLogic.integer(try GoJsonLogic.number(length, for: "substr"))
+            end = taken < 0 ? count &+ taken : from &+ taken
         }
-        let from = clampedStart(start, count: units.count)
-        var count = units.count - from
-        if case .some = length { count = clampedLength(length, available: count) }
-        return .string(String(decoding: units[from..<(from + count)], as: UTF16.self))
-    }
-
-    /// ECMAScript `ToIntegerOrInfinity`, as a double.
-    private static func integer(_ value: JSONValue?) -> Double {
-        let number = JavaScript.number(value)
-        return number.isNaN ? 0 : number.rounded(.towardZero)
-    }
-
-    private static func clampedStart(_ start: JSONValue?, count: Int) -> Int {
-        let position = integer(start)
-        let size = Double(count)
-        if position < 0 { return Int(Swift.max(size + position, 0)) }
-        return Int(Swift.min(position, size))
-    }
-
-    private static func clampedLength(_ length: JSONValue?, available: Int) -> Int {
-        Int(Swift.min(Swift.max(integer(length), 0), Double(available)))
+        end = Swift.min(end, count)
+        guard end >= from else {
+            throw EvaluationFailure("'substr' ends at \(end), before its start at \(from)")
+        }
+        return .string(String(String.UnicodeScalarView(scalars[from..<end])))
     }
 }

@@ -43,13 +43,13 @@ struct SemanticVersion: Sendable, Hashable {
         self.prerelease = prerelease
     }
 
-    /// A version from a context value: a string, or a number written as text (`2` → "2",
-    /// `1.2` → "1.2"), as flagd coerces numeric context values.
+    /// A version from a context value: a string, or a number written as flagd's `fmt.Sprintf("%v")`
+    /// writes it (`2` → "2", `1.2` → "1.2", but `1000000` → "1e+06", which is no version).
     init?(value: JSONValue) {
         switch value {
         case .string(let text): self.init(text)
-        case .int(let number): self.init(String(number))
-        case .double(let number): self.init(JavaScriptNumberText.text(for: number))
+        case .int(let number): self.init(GoNumberText.shortestText(for: Double(number)))
+        case .double(let number): self.init(GoNumberText.shortestText(for: number))
         default: return nil
         }
     }
@@ -108,16 +108,18 @@ struct SemanticVersion: Sendable, Hashable {
             case (true, true): order = compareNumbers(left, right)
             case (true, false): order = -1
             case (false, true): order = 1
-            case (false, false): order = left == right ? 0 : (left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : 1)
+            case (false, false):
+                order =
+                    left.utf8.elementsEqual(right.utf8) ? 0 : (left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : 1)
             }
             if order != 0 { return order }
         }
         return lhs.prerelease.count == rhs.prerelease.count ? 0 : (lhs.prerelease.count < rhs.prerelease.count ? -1 : 1)
     }
 
-    private static func compareNumbers(_ lhs: String, _ rhs: String) -> Int {
+    static func compareNumbers(_ lhs: String, _ rhs: String) -> Int {
         if lhs.utf8.count != rhs.utf8.count { return lhs.utf8.count < rhs.utf8.count ? -1 : 1 }
-        if lhs == rhs { return 0 }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
     }
 }
@@ -135,6 +137,14 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
     /// `~`: same major and minor version.
     case sameMinor = "~"
 
+    /// The comparison spelled exactly `text` (byte for byte, as flagd matches it), if any.
+    init?(exactly text: String) {
+        guard let comparison = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else {
+            return nil
+        }
+        self = comparison
+    }
+
     /// Whether `lhs <comparison> rhs` holds.
     func holds(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Bool {
         switch self {
@@ -144,8 +154,10 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
         case .lessOrEqual: return SemanticVersion.compare(lhs, rhs) <= 0
         case .greater: return SemanticVersion.compare(lhs, rhs) > 0
         case .greaterOrEqual: return SemanticVersion.compare(lhs, rhs) >= 0
-        case .sameMajor: return lhs.major == rhs.major
-        case .sameMinor: return lhs.major == rhs.major && lhs.minor == rhs.minor
+        case .sameMajor: return SemanticVersion.compareNumbers(lhs.major, rhs.major) == 0
+        case .sameMinor:
+            return SemanticVersion.compareNumbers(lhs.major, rhs.major) == 0
+                && SemanticVersion.compareNumbers(lhs.minor, rhs.minor) == 0
         }
     }
 }
@@ -156,29 +168,48 @@ enum SemanticVersionComparison: String, Sendable, CaseIterable {
 /// not a semantic version, or the comparison is not one of `= != < <= > >= ^ ~`.
 final class SemanticVersionExpression: Expression, @unchecked Sendable {  // immutable: see Expression
     let operands: [Expression]
+    /// The operation whose value is the argument list, when the operand is one.
+    let computedOperands: Expression?
     let constantComparison: SemanticVersionComparison?
     let constantTarget: SemanticVersion?
 
     init(operands: [Expression]) {
         self.operands = operands
+        computedOperands = nil
         constantComparison =
-            operands.count == 3 ? operands[1].literalValue?.stringValue.flatMap { .init(rawValue: $0) } : nil
+            operands.count == 3 ? operands[1].literalValue?.stringValue.flatMap { .init(exactly: $0) } : nil
         constantTarget = operands.count == 3 ? operands[2].literalValue.flatMap { SemanticVersion(value: $0) } : nil
+    }
+
+    /// A `sem_ver` whose operand is an operation: flagd reads its value as the argument list.
+    init(computedOperands: Expression) {
+        operands = []
+        self.computedOperands = computedOperands
+        constantComparison = nil
+        constantTarget = nil
     }
 
     override func evaluate(in scope: Scope, _ environment: EvaluationEnvironment) throws(EvaluationFailure)
         -> JSONValue
     {
-        guard operands.count == 3,
-            let actual = SemanticVersion(value: try operands[0].evaluate(in: scope, environment))
-        else { return .null }
+        if let computedOperands {
+            guard case .array(let values) = try computedOperands.evaluate(in: scope, environment) else { return .null }
+            return try SemanticVersionExpression(operands: values.map(Expression.literal)).evaluate(
+                in: scope, environment)
+        }
+        // flagd evaluates every argument before reading them.
+        guard operands.count == 3 else {
+            try operands.evaluateIgnored(from: 0, in: scope, environment)
+            return .null
+        }
+        let actual = SemanticVersion(value: try operands[0].evaluate(in: scope, environment))
         var comparison = constantComparison
         if comparison == nil, case .string(let text) = try operands[1].evaluate(in: scope, environment) {
-            comparison = SemanticVersionComparison(rawValue: text)
+            comparison = SemanticVersionComparison(exactly: text)
         }
         var target = constantTarget
         if target == nil { target = SemanticVersion(value: try operands[2].evaluate(in: scope, environment)) }
-        guard let comparison, let target else { return .null }
+        guard let actual, let comparison, let target else { return .null }
         return .bool(comparison.holds(actual, target))
     }
 }

@@ -1,6 +1,15 @@
-/// Thrown inside evaluation where json-logic-js would throw (for example `all` over `null`);
-/// ``TargetingRule`` turns it into a `null` result, as flagd treats an errored rule.
-struct EvaluationFailure: Error {}
+/// Thrown where flagd's evaluator fails on a rule (arithmetic on `null`, `<` given a lone
+/// number, …): ``TargetingRule/result(context:flagKey:timestamp:)`` reports it, and the flag
+/// reads `PARSE_ERROR` for that evaluation. Only the parts of a rule that are evaluated can
+/// fail, so a branch never taken never does.
+struct EvaluationFailure: Error {
+    /// What went wrong, naming the operator.
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
 
 /// The data `var` reads at a point of evaluation.
 enum Scope {
@@ -47,7 +56,19 @@ struct EvaluationEnvironment {
     }
 
     /// The value `path` denotes in `scope`, or `nil` (JavaScript's `undefined`) when there is none.
+    ///
+    /// As in flagd, a `null` value counts as no value, and the `null` path gives the data only
+    /// when that is a plain value (a boolean, number or text).
     func lookUp(_ path: VariablePath, in scope: Scope) -> JSONValue? {
+        let found = find(path, in: scope)
+        switch found {
+        case .null?: return .none
+        case .array?, .object?: return path.isNullKey ? .none : found
+        default: return found
+        }
+    }
+
+    private func find(_ path: VariablePath, in scope: Scope) -> JSONValue? {
         switch scope {
         case .value(let value):
             return path.resolve(in: value)
@@ -60,7 +81,7 @@ struct EvaluationEnvironment {
             }
         case .root:
             if let data { return path.resolve(in: data) }
-            if let key = path.attributeKey { return context.attributes[key] }
+            if let key = path.attributeKey { return VariablePath.member(key, of: context.attributes) }
             return lookUpInContext(path)
         }
     }
@@ -71,7 +92,9 @@ struct EvaluationEnvironment {
         case .whole:
             return rootObject
         case .targetingKey:
-            head = context.targetingKey.map(JSONValue.string) ?? context.attributes["targetingKey"]
+            head =
+                context.targetingKey.map(JSONValue.string)
+                ?? VariablePath.member("targetingKey", of: context.attributes)
         case .flagdObject:
             head = flagdObject
         case .flagKey:
@@ -79,7 +102,7 @@ struct EvaluationEnvironment {
         case .timestamp:
             head = .int(timestamp)
         case .attribute:
-            head = context.attributes[path.components[0].key]
+            head = VariablePath.member(path.components[0].key, of: context.attributes)
         }
         guard let head else { return .none }
         if path.components.count == path.contextHeadLength { return head }
@@ -99,21 +122,31 @@ struct EvaluationEnvironment {
     }
 
     /// The MurmurHash3 of flagd's default bucketing key, the flag key followed by the targeting
-    /// key, hashed without building the concatenated string; `nil` when there is no targeting key.
+    /// key, hashed without building the concatenated string; `nil`, as in flagd, when the
+    /// targeting key is absent, not a string, or empty.
     func defaultBucketingHash() -> UInt32? {
-        var hasher = MurmurHash3()
+        let flagKey: String
+        let targetingKey: String
         if let data {
-            guard case .string(let key)? = data["targetingKey"] else { return .none }
-            hasher.combine(data["$flagd"]?["flagKey"]?.stringValue ?? flagKey)
-            hasher.combine(key)
-        } else if let targetingKey = context.targetingKey {
-            hasher.combine(flagKey)
-            hasher.combine(targetingKey)
+            let members = data.objectValue ?? [:]
+            guard case .string(let key)? = VariablePath.member("targetingKey", of: members) else { return .none }
+            let flagd = VariablePath.member("$flagd", of: members)?.objectValue ?? [:]
+            flagKey = VariablePath.member("flagKey", of: flagd)?.stringValue ?? self.flagKey
+            targetingKey = key
+        } else if let key = context.targetingKey {
+            flagKey = self.flagKey
+            targetingKey = key
         } else {
-            guard case .string(let key)? = context.attributes["targetingKey"] else { return .none }
-            hasher.combine(flagKey)
-            hasher.combine(key)
+            guard case .string(let key)? = VariablePath.member("targetingKey", of: context.attributes) else {
+                return .none
+            }
+            flagKey = self.flagKey
+            targetingKey = key
         }
+        guard !targetingKey.isEmpty else { return .none }
+        var hasher = MurmurHash3()
+        hasher.combine(flagKey)
+        hasher.combine(targetingKey)
         return hasher.finalize()
     }
 }

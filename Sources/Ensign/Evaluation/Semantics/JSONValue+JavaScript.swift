@@ -13,9 +13,12 @@ extension JSONValue {
     static let exactIntegerLimit = 9_007_199_254_740_992.0
 
     /// A number result: integral values become ``JSONValue/int(_:)`` (JavaScript has one number
-    /// type; an `int` flag should get an `int`), everything else stays a double.
+    /// type; an `int` flag should get an `int`), everything else stays a double — negative zero
+    /// too, since flagd names the variant "-0" for it.
     static func number(_ value: Double) -> JSONValue {
-        if value.rounded(.towardZero) == value, abs(value) < exactIntegerLimit { return .int(Int(value)) }
+        if value.rounded(.towardZero) == value, abs(value) < exactIntegerLimit, value != 0 || value.sign == .plus {
+            return .int(Int(value))
+        }
         return .double(value)
     }
 
@@ -108,7 +111,7 @@ enum JavaScript {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a == b
         case (.int, .double), (.double, .int), (.double, .double): return lhs.javaScriptNumber == rhs.javaScriptNumber
-        case (.string(let a), .string(let b)): return haveSameCodeUnits(a, b)
+        case (.string(let a), .string(let b)): return haveSameScalars(a, b)
         case (.bool(let a), .bool(let b)): return a == b
         case (.bool(let a), _): return looselyEqualDefined(.int(a ? 1 : 0), rhs)
         case (_, .bool(let b)): return looselyEqualDefined(lhs, .int(b ? 1 : 0))
@@ -128,21 +131,23 @@ enum JavaScript {
         case (.int(let a)?, .int(let b)?): return a == b
         case (.int?, .double?), (.double?, .int?), (.double?, .double?):
             return number(lhs) == number(rhs)
-        case (.string(let a)?, .string(let b)?): return haveSameCodeUnits(a, b)
+        case (.string(let a)?, .string(let b)?): return haveSameScalars(a, b)
         case (.bool(let a)?, .bool(let b)?): return a == b
         default: return false
         }
     }
 
-    /// `a < b` (or `a <= b`): strings compare by UTF-16 code units when both sides are text
-    /// after `ToPrimitive`, otherwise both sides become numbers and `NaN` compares false.
+    /// `a < b` (or `a <= b`): strings compare by Unicode code points (their UTF-8 bytes), as
+    /// flagd's daemon compares them, when both sides are text after `ToPrimitive` (json-logic-js
+    /// compares UTF-16 code units, which orders U+E000–U+FFFF after astral characters);
+    /// otherwise both sides become numbers and `NaN` compares false.
     static func isLess(_ lhs: JSONValue?, _ rhs: JSONValue?, orEqual: Bool) -> Bool {
         if case .int(let a)? = lhs, case .int(let b)? = rhs { return orEqual ? a <= b : a < b }
         let left = primitive(lhs)
         let right = primitive(rhs)
         if case .string(let a)? = left, case .string(let b)? = right {
-            if orEqual { return !b.utf16.lexicographicallyPrecedes(a.utf16) }
-            return a.utf16.lexicographicallyPrecedes(b.utf16)
+            if orEqual { return !b.utf8.lexicographicallyPrecedes(a.utf8) }
+            return a.utf8.lexicographicallyPrecedes(b.utf8)
         }
         let a = number(left)
         let b = number(right)
@@ -157,11 +162,10 @@ enum JavaScript {
         }
     }
 
-    /// Whether two strings have the same code units (JavaScript compares code units, Swift's
-    /// `==` compares canonical equivalence, so "é" and "e\u{301}" differ here).
-    static func haveSameCodeUnits(_ lhs: String, _ rhs: String) -> Bool {
-        // Equal code units imply canonical equivalence, so Swift's fast `==` settles every mismatch.
-        guard lhs == rhs else { return false }
+    /// Whether two strings have the same Unicode scalars — the same UTF-8 bytes — as flagd and
+    /// JavaScript compare text. Never Swift's `String ==`, which is canonical equivalence: "é"
+    /// and "e\u{301}" differ here, and so do "K" and the Kelvin sign U+212A.
+    static func haveSameScalars(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }

@@ -16,7 +16,7 @@ enum JavaScriptNumberText {
 
     /// The shortest round-trip decimal digits of a positive finite `value` and the position
     /// `n` of the decimal point, so that `value == 0.d1d2…dk × 10^n`.
-    private static func shortestDigits(of value: Double) -> (digits: [UInt8], pointPosition: Int) {
+    static func shortestDigits(of value: Double) -> (digits: [UInt8], pointPosition: Int) {
         // Swift's `description` prints the shortest digits that round-trip, either as
         // "123.45" or as "1.2345e+20"; only the layout differs from ECMAScript's.
         let text = Array(value.description.utf8)

@@ -1,0 +1,161 @@
+import Testing
+
+@testable import Ensign
+
+/// `fractional`'s arguments read as flagd's Go evaluator reads them (flagd bbb05d4,
+/// `fractional.go`; research note /work/notes/flagd-semantics.md §1). The expected outcomes
+/// are the Go harness's, for flag `f` = {on: true, off: false}, default `off`.
+@Suite("fractional reads its arguments as flagd's Go evaluator does")
+struct FractionalArgumentTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let targeting: String
+        let context: String
+        let expected: String
+        var testDescription: String { "\(targeting) with \(context) → \(expected)" }
+    }
+
+    static let byAge = #"{"fractional": [{"var": "age"}, ["on", 50], ["off", 50]]}"#
+    static let halves = #"[["on", 50], ["off", 50]]"#
+
+    static func fractional(_ arguments: String) -> String { #"{"fractional": \#(arguments)}"# }
+
+    @Test(
+        "A bucketing value that is not a string is read as a bucket; a missing one falls back to the targeting key",
+        arguments: [
+            Case(
+                targeting: byAge, context: #"{"age": 42, "targetingKey": "u1"}"#, expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: byAge, context: #"{"age": true, "targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: byAge, context: #"{"age": {"a": 1}, "targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(targeting: byAge, context: #"{"age": 42}"#, expected: "false / off / DEFAULT / -"),
+            // An array is a bucket: [1, 2] is variant 1 with weight 2, and flag key + "u1" picks "on".
+            Case(
+                targeting: byAge, context: #"{"age": [1, 2], "targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: byAge, context: #"{"age": ["on", 2], "targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(targeting: byAge, context: #"{"targetingKey": "u1"}"#, expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: byAge, context: #"{"age": null, "targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(targeting: byAge, context: "{}", expected: "false / off / DEFAULT / -"),
+            // A string is the key as it is, without the flag key: "42" lands on "off".
+            Case(
+                targeting: byAge, context: #"{"age": "42", "targetingKey": "u1"}"#,
+                expected: "false / off / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"["", ["on", 50], ["off", 50]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"[true, ["on", 1]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[null, ["on"]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+        ])
+    func bucketingValue(_ example: Case) throws {
+        #expect(try FlagdFlagFixture(targeting: example.targeting).outcome(example.context) == example.expected)
+    }
+
+    @Test(
+        "Without a bucketing value the key is flag key + targeting key, and an absent, empty or non-string targeting key gives null",
+        arguments: [
+            Case(
+                targeting: fractional(halves), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(halves), context: #"{"targetingKey": "u2"}"#,
+                expected: "false / off / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(halves), context: #"{"targetingKey": ""}"#, expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(halves), context: #"{"targetingKey": 5}"#, expected: "false / off / DEFAULT / -"),
+            Case(targeting: fractional(halves), context: "{}", expected: "false / off / DEFAULT / -"),
+        ])
+    func targetingKey(_ example: Case) throws {
+        #expect(try FlagdFlagFixture(targeting: example.targeting).outcome(example.context) == example.expected)
+    }
+
+    @Test(
+        "Weights: whole floats, null as 1 and extra elements are accepted, negatives count 0; anything else gives null",
+        arguments: [
+            Case(
+                targeting: fractional(#"[["on", 50.0], ["off", 50.0]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"[["on", null], ["off", 1]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"[["on", 50, 1], ["off", 50]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"[["on", -50], ["off", 100]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / TARGETING_MATCH / -"),
+            Case(
+                targeting: fractional(#"[["on", 12.5], ["off", 87.5]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", "50"], ["off", "50"]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", 0], ["off", 0]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", 2147483647], ["off", 1]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", -1e30], ["off", 1]]"#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", {"var": "w"}], ["off", 1]]"#),
+                context: #"{"targetingKey": "u1", "w": 50.0}"#, expected: "true / on / TARGETING_MATCH / -"),
+        ])
+    func weights(_ example: Case) throws {
+        #expect(try FlagdFlagFixture(targeting: example.targeting).outcome(example.context) == example.expected)
+    }
+
+    @Test(
+        "A malformed fractional loads and evaluates to null; any bad bucket spoils the whole of it",
+        arguments: [
+            Case(
+                targeting: fractional("[1.0]"), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional("[[]]"), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional("[]"), context: #"{"targetingKey": "u1"}"#, expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#""x""#), context: #"{"targetingKey": "u1"}"#,
+                expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", 50], ["off", 50], {"var": "x"}]"#),
+                context: #"{"targetingKey": "u1", "x": 5}"#, expected: "false / off / DEFAULT / -"),
+            Case(
+                targeting: fractional(#"[["on", 50], [{"var": "o"}, 50]]"#),
+                context: #"{"targetingKey": "u1", "o": {"a": 1}}"#, expected: "false / off / DEFAULT / -"),
+            // An operation in place of the list is evaluated, and its value is the list.
+            Case(
+                targeting: #"{"fractional": {"var": "b"}}"#, context: #"{"targetingKey": "u1", "b": [["on", 1]]}"#,
+                expected: "true / on / TARGETING_MATCH / -"),
+        ])
+    func malformed(_ example: Case) throws {
+        let flag = FlagdFlagFixture(targeting: example.targeting)
+        #expect(flag.result.flagErrors.isEmpty)
+        #expect(try flag.outcome(example.context) == example.expected)
+    }
+
+    @Test("v1 hashing reads the arguments the same way, and still truncates fractional weights")
+    func v1() throws {
+        let options = TargetingOptions(fractionalHashing: .v1)
+        let byAge = try EvaluationTests.rule(Self.byAge, options: options)
+        #expect(byAge.evaluate(context: ["age": 42, "targetingKey": "u1"], flagKey: "f") == .null)
+        #expect(byAge.evaluate(context: ["targetingKey": "u1"], flagKey: "f") != .null)
+        let truncated = try EvaluationTests.rule(Self.fractional(#"[["on", 12.5], ["off", 87.5]]"#), options: options)
+        #expect(truncated.evaluate(context: ["targetingKey": "u1"], flagKey: "f") != .null)
+    }
+}
