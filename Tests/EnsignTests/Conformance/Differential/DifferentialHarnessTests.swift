@@ -74,7 +74,10 @@ struct DifferentialHarnessTests {
             case .match: judged = "agree"
             case .explained(let explanation): judged = "explained: \(explanation.id)"
             case .unexplained(let evidence):
-                judged = "UNEXPLAINED: Ensign \(evidence.ensign.outcome) / reference \(evidence.reference.outcome)"
+                judged =
+                    "UNEXPLAINED: Ensign \(evidence.ensign.outcome) / reference \(evidence.reference.outcome)"
+                    + (evidence.loadError.map { " (reference load: \($0))" } ?? "")
+                    + (evidence.ensign.loadErrors.first.map { " (Ensign load: \($0))" } ?? "")
             }
             lines.append(
                 "  \(index): \(GeneratedJSON.string(evaluation.flagKey).text()) as \(evaluation.type.rawValue)"
@@ -98,6 +101,7 @@ struct DifferentialHarnessTests {
               Ensign:    \(final.ensign.outcome)
               reference: \(final.reference.outcome)\(final.loadError.map { " (load: \($0))" } ?? "")
               reference reached: \(final.events.sorted().joined(separator: ", "))
+              Ensign's loader: \(final.ensign.loadErrors.joined(separator: "; "))
             """
     }
 }

@@ -10,14 +10,22 @@ enum EnsignDifferentialSide {
     struct Result: Sendable {
         var outcome: EvaluationOutcome
         var untypedValue: JSONValue
+        /// What the loader reported about this flag (or the whole file), for the reports.
+        var loadErrors: [String] = []
     }
 
     static func evaluate(_ testCase: DifferentialCase) -> [Result] {
         let loader = DefinitionLoader(targetingOptions: TargetingOptions(fractionalHashing: .v2))
         let source = ConfigSource(name: "differential.json", text: testCase.flagSetText)
         // A flag with a problem of its own resolves with an error code; the others still work.
-        let evaluator = FlagEvaluator(definitions: loader.loadDefinitions(from: [source]).definitions)
-        return testCase.evaluations.map { evaluate($0, with: evaluator) }
+        let loaded = loader.loadDefinitions(from: [source])
+        let evaluator = FlagEvaluator(definitions: loaded.definitions)
+        let errors = loaded.diagnostics.filter { $0.severity == .error }
+        return testCase.evaluations.map { evaluation in
+            var result = evaluate(evaluation, with: evaluator)
+            result.loadErrors = errors.filter { $0.key == nil || $0.key == evaluation.flagKey }.map(\.message)
+            return result
+        }
     }
 
     static func evaluate(_ evaluation: DifferentialCase.Evaluation, with evaluator: FlagEvaluator) -> Result {

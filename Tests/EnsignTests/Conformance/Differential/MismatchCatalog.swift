@@ -49,11 +49,18 @@ extension MismatchClass {
     static let flagClasses: [MismatchClass] = [
         MismatchClass(
             id: "python-refuses-flag-set",
-            summary: "Go accepts any state (only DISABLED disables) and empty variants; the Python core refuses"
-                + " the whole flag set at load"
+            summary: "Go accepts any state (only DISABLED disables, none at all is enabled) and empty variants; the"
+                + " Python core refuses the whole flag set at load"
         ) { evidence in
-            guard let error = evidence.loadError else { return false }
-            return ["'state'", "'variants'", "'defaultVariant'"].contains { error.contains($0) }
+            guard evidence.loadError != nil, case .object(let flags)? = evidence.testCase.flagSet["flags"] else {
+                return false
+            }
+            return flags.contains { member in
+                let flag = member.value
+                guard flag["state"] == .string("ENABLED") || flag["state"] == .string("DISABLED") else { return true }
+                guard case .object(let variants)? = flag["variants"], !variants.isEmpty else { return true }
+                return false
+            }
         },
         event(
             "python-ref-substitution",
@@ -82,15 +89,19 @@ extension MismatchClass {
         MismatchClass(
             id: "empty-flag-key",
             summary: "Go's store drops a flag whose key is \"\" (FLAG_NOT_FOUND); the Python core keeps it"
-        ) { $0.evaluation.flagKey.isEmpty },
+        ) { $0.evaluation.flagKey.isEmpty && $0.ensign.outcome.errorCode == "FLAG_NOT_FOUND" },
         MismatchClass(
             id: "targeting-not-an-object",
             summary: "Go evaluates any targeting JSON (null gives DEFAULT, \"on\" selects on, false/[] name variants"
                 + " \"false\"/\"[]\"); the Python core reads a falsy one as STATIC and refuses the rest"
         ) { evidence in
-            guard let targeting = evidence.flag?["targeting"] else { return false }
+            guard let flag = evidence.flag, let targeting = flag["targeting"] else { return false }
             if case .object = targeting { return false }
-            return true
+            // Where Go's answer is known, Ensign must give it.
+            guard let go = GoExpectation.literalTargeting(targeting, flag: flag, type: evidence.evaluation.type) else {
+                return true
+            }
+            return OutcomeComparison.same(evidence.ensign.outcome, go)
         },
         MismatchClass(
             id: "int-integral-float",
@@ -101,6 +112,7 @@ extension MismatchClass {
                 return false
             }
             return value.rounded() == value && evidence.reference.outcome.errorCode == "TYPE_MISMATCH"
+                && evidence.ensign.outcome.errorCode == nil
         },
         MismatchClass(
             id: "python-bool-as-float",
@@ -110,14 +122,14 @@ extension MismatchClass {
             guard evidence.evaluation.type == .float, let variant = evidence.reference.outcome.variant,
                 case .bool? = evidence.flag?["variants"]?[variant]
             else { return false }
-            return evidence.reference.outcome.errorCode == nil
+            return evidence.reference.outcome.errorCode == nil && evidence.ensign.outcome.errorCode == "TYPE_MISMATCH"
         },
         MismatchClass(
             id: "object-array-value",
             summary: "Go's object flags need a JSON object (an array is TYPE_MISMATCH); the Python core accepts a list"
         ) { evidence in
             guard evidence.evaluation.type == .object, case .array = evidence.ensign.untypedValue else { return false }
-            return true
+            return evidence.ensign.outcome.errorCode == "TYPE_MISMATCH"
         },
     ]
 }
