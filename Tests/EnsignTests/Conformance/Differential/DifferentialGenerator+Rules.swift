@@ -77,7 +77,9 @@ extension DifferentialGenerator {
         switch index {
         case 0:
             let name = pick(["==", "!=", "===", "!=="])
-            return .operation(name, .array([attribute(), literal()].shuffledPair(chance(15))))
+            // 30% compare a computed value (arithmetic, cat, substr, reduce, ...).
+            let left = chance(70) ? attribute() : value(depth: 2)
+            return .operation(name, .array([left, literal()].shuffledPair(chance(15))))
         case 1:
             if chance(70) { return .operation("in", .array([attribute(), .array((0..<3).map { _ in literal() })])) }
             return .operation("in", .array([.string(pick(["bforbank", "@", "", "é", "FR"])), attribute()]))
@@ -91,7 +93,14 @@ extension DifferentialGenerator {
             return .operation(
                 "sem_ver", .array([version, .string(pick(["=", "!=", "<", "<=", ">", ">=", "^", "~"])), target]))
         case 4:
-            var operands = [chance(70) ? GeneratedJSON.operation("var", "age") : attribute(), number()]
+            // 30% compare a computed value.
+            let left: GeneratedJSON
+            switch choose([55, 15, 30]) {
+            case 0: left = .operation("var", "age")
+            case 1: left = attribute()
+            default: left = value(depth: 2)
+            }
+            var operands = [left, number()]
             if chance(10) { operands = [number(), operands[0], number()] }
             return .operation(pick(["<", "<=", ">", ">="]), .array(operands))
         case 5:
@@ -137,11 +146,11 @@ extension DifferentialGenerator {
         return .operation(name, .array(chance(97) ? [subject, predicate] : [subject]))
     }
 
-    /// Any value expression: a context attribute 35%, a literal 25%, arithmetic 12%, `cat` 8%,
-    /// `substr` 5%, `merge` 3%, `map`/`filter`/`reduce` 5%, `if`/`?:` 4%, `missing` 3%.
+    /// Any value expression: a context attribute 25%, a literal 15%, arithmetic 25%, `cat` 10%,
+    /// `substr` 7%, `merge` 4%, `map`/`filter`/`reduce` 7%, `if`/`?:` 4%, `missing` 3%.
     mutating func value(depth: Int) -> GeneratedJSON {
         guard depth > 0 else { return chance(60) ? attribute() : literal() }
-        switch choose([35, 25, 12, 8, 5, 3, 5, 4, 3]) {
+        switch choose([25, 15, 25, 10, 7, 4, 7, 4, 3]) {
         case 0: return attribute()
         case 1: return literal()
         case 2:

@@ -29,11 +29,13 @@ struct MismatchClass: Sendable {
     /// Whether Ensign differs from flagd's Go daemon here on purpose (otherwise the class is a
     /// place where the Python core differs from Go, and Ensign gives Go's answer).
     var isDeliberate = false
+    /// Whether the class is a situation reference.py reports (its `event(...)` names).
+    var isReportedByReference = false
     var matches: @Sendable (MismatchEvidence) -> Bool
 
     /// A class recognised by reference.py having reached situation `id`.
     static func event(_ id: String, _ summary: String) -> MismatchClass {
-        MismatchClass(id: id, summary: summary) { $0.events.contains(id) }
+        MismatchClass(id: id, summary: summary, isReportedByReference: true) { $0.events.contains(id) }
     }
 
     /// The first class that recognises `evidence`, if any.
