@@ -14,7 +14,7 @@ Its results:
 
 Besides evaluating, the runner watches the evaluation for the situations in which flagd's Go
 daemon (which Ensign follows) is known to answer differently from this Python core, as
-/work/notes/flagd-semantics.md recorded them, and lists the ones reached as "events". The
+the project's research note on flagd's semantics recorded them, and lists the ones reached as "events". The
 harness explains a mismatch only by an event that was reached (or by a predicate of its own on
 the flag set); each event is named after a mismatch class in MismatchCatalog.swift. The
 watchers call the original operators and return their results unchanged, so they observe and
@@ -71,13 +71,42 @@ def kind(value):
     return "object"
 
 
-PLAIN_NUMBER = re.compile(r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$")
 BIG = 2**53
+GO_FLOAT = re.compile(
+    r"^[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])$"
+)
 
 
-def is_plain_number_text(text):
-    """A string that Go's ParseFloat and Python's float() read as the same number."""
-    return bool(PLAIN_NUMBER.match(text))
+def go_parse_float(text):
+    """strconv.ParseFloat(text, 64) on decimal text (no trimming), or None where it fails."""
+    return float(text) if GO_FLOAT.match(text) else None
+
+
+def same_number(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def go_compare_number(text):
+    """javascript.ToNumber, which Go's comparisons use: blank is 0, unparsable is NaN."""
+    if text.strip() == "":
+        return 0.0
+    parsed = go_parse_float(text)
+    return math.nan if parsed is None else parsed
+
+
+def go_arithmetic_number(text):
+    """typing.ToNumber, which Go's arithmetic uses: unparsable (blank too) is 0."""
+    parsed = go_parse_float(text)
+    return 0.0 if parsed is None else parsed
+
+
+def python_number(text):
+    return float(jl_builtins.to_number(text))
+
+
+def compares_otherwise(text):
+    """Whether a string read as a number in a comparison reads differently in Go and in Python."""
+    return not same_number(go_compare_number(text), python_number(text))
 
 
 def is_big(value):
@@ -99,10 +128,8 @@ def watch_loose_equality(a, b):
         event("loose-equality-structured")
     elif ka != kb and "null" in (ka, kb):
         event("loose-equality-null")
-    elif ka != kb and "string" in (ka, kb):
-        text = a if ka == "string" else b
-        if not is_plain_number_text(text):
-            event("numeric-text-coercion")
+    elif ka != kb and "string" in (ka, kb) and compares_otherwise(a if ka == "string" else b):
+        event("numeric-text-coercion")
 
 
 def watch_strict_equality(a, b):
@@ -126,7 +153,7 @@ def watch_ordering(args):
     if "null" in kinds and "string" in kinds:
         event("ordering-null-string")
     if "string" in kinds and kinds != {"string"}:
-        if any(isinstance(x, str) and not is_plain_number_text(x) for x in operands):
+        if any(isinstance(x, str) and compares_otherwise(x) for x in operands):
             event("numeric-text-coercion")
 
 
@@ -134,7 +161,7 @@ def watch_arithmetic(op, args):
     for arg in args:
         if arg is None or isinstance(arg, bool) or structured(arg):
             event("arithmetic-non-number")
-        elif isinstance(arg, str) and not is_plain_number_text(arg):
+        elif isinstance(arg, str) and not same_number(go_arithmetic_number(arg), python_number(arg)):
             event("numeric-text-coercion")
         elif is_big(arg):
             event("number-precision")

@@ -12,6 +12,14 @@ struct MismatchEvidence {
     var evaluation: DifferentialCase.Evaluation { testCase.evaluations[index] }
     /// The evaluated flag's definition, when the set has it.
     var flag: GeneratedJSON? { testCase.flagSet["flags"]?[evaluation.flagKey] }
+    /// The flag's targeting, a whole `{"$ref": name}` replaced by its evaluator as flagd does.
+    var targeting: GeneratedJSON? {
+        guard let targeting = flag?["targeting"] else { return nil }
+        guard case .object(let members) = targeting, members.count == 1, members[0].key == "$ref",
+            case .string(let name) = members[0].value, let evaluator = testCase.flagSet["$evaluators"]?[name]
+        else { return targeting }
+        return evaluator
+    }
     /// The situations the reference's evaluation reached (reference.py), the load's included.
     var events: Set<String> { Set(reference.events + loadEvents) }
 }
@@ -97,7 +105,7 @@ extension MismatchClass {
             summary: "Go evaluates any targeting JSON (null gives DEFAULT, \"on\" selects on, false/[] name variants"
                 + " \"false\"/\"[]\"); the Python core reads a falsy one as STATIC and refuses the rest"
         ) { evidence in
-            guard let flag = evidence.flag, let targeting = flag["targeting"] else { return false }
+            guard let flag = evidence.flag, let targeting = evidence.targeting else { return false }
             if case .object = targeting { return false }
             // Where Go's answer is known, Ensign must give it.
             guard let go = GoExpectation.literalTargeting(targeting, flag: flag, type: evidence.evaluation.type) else {
