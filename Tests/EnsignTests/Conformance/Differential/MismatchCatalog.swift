@@ -89,12 +89,13 @@ extension MismatchClass {
         },
         MismatchClass(
             id: "default-variant-not-a-string",
-            summary:
-                "Go refuses a flag set whose defaultVariant is not a string; the Python core reads true as \"true\""
+            summary: "Ensign (deliberately) makes a defaultVariant that is not a string a PARSE_ERROR of that flag;"
+                + " Go refuses the whole flag set, the Python core reads true as \"true\"",
+            isDeliberate: true
         ) { evidence in
-            guard let value = evidence.flag?["defaultVariant"] else { return false }
+            guard let value = evidence.flag?["defaultVariant"], value != .null else { return false }
             if case .string = value { return false }
-            return value != .null
+            return evidence.ensign.outcome.errorCode == "PARSE_ERROR"
         },
         MismatchClass(
             id: "empty-flag-key",
