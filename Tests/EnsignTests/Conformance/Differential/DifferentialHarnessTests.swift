@@ -20,7 +20,9 @@ import Testing
 struct DifferentialHarnessTests {
     static let requiredAgreement = 0.999
     /// Unexplained mismatches shrunk and printed (one per shape), so a broken build still reports quickly.
-    static let shrunkReports = 8
+    static let shrunkReports = 12
+    /// What the issue asks the CI bound to reach.
+    static let requiredEvaluations = 10_000
 
     /// 1,200 flag sets (about 11,000 evaluations) in a normal build; 150 under a sanitizer.
     static var caseCount: Int {
@@ -40,6 +42,9 @@ struct DifferentialHarnessTests {
         return (0..<UInt64(caseCount)).map { first + $0 }
     }
 
+    /// The seeds a normal build runs when no variable says otherwise.
+    static let ciSeeds = (0..<UInt64(1_200)).map { 1 + $0 }
+
     @Test("Generated evaluations agree with the reference, and every difference is a documented class")
     func agreesWithTheReference() throws {
         let reference = try ReferenceEvaluator.start()
@@ -56,6 +61,9 @@ struct DifferentialHarnessTests {
         let reports = tally.unexplainedShapes.sorted { $0.value.count > $1.value.count }.prefix(Self.shrunkReports)
             .map { shape, entry in Self.report(shape: shape, entry.first, count: entry.count, run: run) }
         #expect(tally.unexplainedCount == 0, "\(reports.joined(separator: "\n\n"))")
+        if Self.seeds == Self.ciSeeds, !SanitizerCheck.isSanitized {
+            #expect(tally.evaluations >= Self.requiredEvaluations, "the CI bound makes too few evaluations")
+        }
         if Self.seeds.count > 1 {
             #expect(
                 tally.agreementWithFlagd >= Self.requiredAgreement,

@@ -95,8 +95,41 @@ struct DifferentialTally {
         }
         let ensign = brief(evidence.ensign.outcome)
         let reference = brief(evidence.reference.outcome)
-        return ensign == reference
+        let outcomes =
+            ensign == reference
             ? "same reason \(ensign), other value or variant" : "Ensign \(ensign) / reference \(reference)"
+        guard let problem = evidence.ensign.loadErrors.first else { return outcomes }
+        return outcomes + " (Ensign's loader: \(genericMessage(problem)))"
+    }
+
+    /// A loader message's first clause with its names and numbers blanked, so that one kind of
+    /// problem is one shape.
+    static func genericMessage(_ message: String) -> String {
+        var output = ""
+        var quote: Character?
+        for character in message {
+            if let open = quote {
+                if character == open {
+                    output.append("…")
+                    output.append(character)
+                    quote = nil
+                }
+            } else if character == "'" || character == "\"" {
+                output.append(character)
+                quote = character
+            } else if !character.isNumber {
+                output.append(character)
+            } else if output.last != "N" {
+                output.append("N")
+            }
+        }
+        // The first clause names the kind of problem; the rest lists particulars.
+        for separator in ["types:", ", ", "; ", " ("] {
+            if let range = output.range(of: separator) {
+                output = String(output[..<range.lowerBound]) + (separator == "types:" ? "types" : "")
+            }
+        }
+        return output
     }
 
     /// The summary the test prints.

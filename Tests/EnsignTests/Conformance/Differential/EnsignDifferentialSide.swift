@@ -23,9 +23,15 @@ enum EnsignDifferentialSide {
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         return testCase.evaluations.map { evaluation in
             var result = evaluate(evaluation, with: evaluator)
-            result.loadErrors = errors.filter { $0.key == nil || $0.key == evaluation.flagKey }.map(\.message)
+            result.loadErrors = errors.filter { concerns($0, evaluation.flagKey) }.map(\.message)
             return result
         }
+    }
+
+    /// Whether a diagnostic is about the flag `key` (by its key path, or naming it).
+    static func concerns(_ diagnostic: Diagnostic, _ key: String) -> Bool {
+        diagnostic.key == key || diagnostic.message.contains("'\(key)'")
+            || diagnostic.message.contains(GeneratedJSON.string(key).text())
     }
 
     static func evaluate(_ evaluation: DifferentialCase.Evaluation, with evaluator: FlagEvaluator) -> Result {
