@@ -38,9 +38,9 @@ extension DifferentialGenerator {
     }
 
     /// `fractional`: bucketing by the targeting key 70%, by an expression 20%, by a literal
-    /// 10% (the empty string and null among them); weights that sum to 100 85% of the time,
-    /// otherwise one of flagd's odd forms (50.0, null, a third element, 12.5, "50", negative,
-    /// all zero).
+    /// 10% (the empty string and null among them); two to four buckets whose whole weights sum
+    /// to 100, each bucket 5% of the time with one of flagd's odd weights (50.0, null, 12.5,
+    /// "50", negative, zero), 2% with a third element and 2% with no weight.
     mutating func fractional(variants: [String]) -> GeneratedJSON {
         var arguments: [GeneratedJSON] = []
         switch choose([70, 10, 10, 10]) {
@@ -71,7 +71,10 @@ extension DifferentialGenerator {
         .operation("$ref", .string(chance(94) ? pick(evaluatorNames) : "no-such-evaluator"))
     }
 
-    /// A boolean-ish expression, as rules' conditions are.
+    /// A boolean-ish expression, as rules' conditions are; relative weights: `==`/`!=`/`===`/`!==`
+    /// 20, `in` 15, `starts_with`/`ends_with` 8, `sem_ver` 8, `<`/`<=`/`>`/`>=` 12, `and`/`or` 10,
+    /// `!`/`!!` 5, `some`/`all`/`none`/`filter` 6, `missing`/`missing_some` 4, `$ref` 3, a nested
+    /// `if` 3, a bare boolean or `var` 4 (the nesting ones only while depth remains).
     mutating func condition(depth: Int) -> GeneratedJSON {
         let index = choose([20, 15, 8, 8, 12, depth > 0 ? 10 : 0, 5, depth > 0 ? 6 : 0, 4, 3, depth > 0 ? 3 : 0, 4])
         switch index {
