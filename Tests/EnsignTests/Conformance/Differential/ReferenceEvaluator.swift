@@ -81,6 +81,12 @@ final class ReferenceEvaluator {
 
     /// Evaluates one case.
     func evaluate(_ testCase: DifferentialCase) throws -> CaseResult {
+        try send(testCase)
+        return try receive(for: testCase)
+    }
+
+    /// Hands a case to the runner without waiting, so the caller can work while Python does.
+    func send(_ testCase: DifferentialCase) throws {
         nextID += 1
         let evaluations = testCase.evaluations.map { evaluation in
             GeneratedJSON.members([
@@ -92,8 +98,11 @@ final class ReferenceEvaluator {
             ("id", .int(nextID)), ("config", .string(testCase.flagSetText)), ("evaluations", .array(evaluations)),
         ])
         try input.write(contentsOf: Array((request.text() + "\n").utf8))
-        let line = try readLine()
-        return try Self.parse(line, expecting: testCase.evaluations)
+    }
+
+    /// The results of the case sent last.
+    func receive(for testCase: DifferentialCase) throws -> CaseResult {
+        try Self.parse(try readLine(), expecting: testCase.evaluations)
     }
 
     private func readLine() throws -> [UInt8] {
