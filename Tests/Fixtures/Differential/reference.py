@@ -33,6 +33,7 @@ from json_logic import builtins as jl_builtins
 from openfeature.evaluation_context import EvaluationContext
 from openfeature.exception import OpenFeatureError
 from openfeature.contrib.tools.flagd.core import FlagdCore
+import openfeature.contrib.tools.flagd.core.flagd_core as flagd_core_module
 import openfeature.contrib.tools.flagd.core.targeting.targeting  # noqa: F401 (the module, not its function)
 
 logging.disable(logging.CRITICAL)
@@ -399,7 +400,7 @@ def traced_apply(logic, data=None, operations=jl_builtins.BUILTINS):
     if CURRENT_ROOT is None:
         CURRENT_ROOT = data
     if isinstance(logic, dict) and len(logic) == 1:
-        watch_structure(logic, data, operations)
+        watching(watch_structure, logic, data, operations)
     result = original_apply(logic, data, operations)
     if isinstance(logic, dict) and len(logic) == 1 and next(iter(logic)) in ("if", "?:"):
         if isinstance(result, dict) and len(result) == 1:
@@ -419,11 +420,19 @@ def traced_not(value=None):
     return original_not(value)
 
 
+def watching(watcher, *args):
+    """Runs a watcher; one that fails reports nothing, and never changes what the core answers."""
+    try:
+        watcher(*args)
+    except Exception as error:  # a watcher's own bug: say so on stderr, evaluate as usual
+        sys.stderr.write(f"watcher {watcher.__name__} failed: {type(error).__name__}: {error}\n")
+
+
 def wrap(name, watcher):
     original = flagd_targeting.OPERATORS[name]
 
     def watched(data=None, *args):
-        watcher(data, args)
+        watching(watcher, data, args)
         return original(data, *args)
 
     flagd_targeting.OPERATORS[name] = watched
@@ -441,7 +450,7 @@ jl_builtins.not_ = traced_not
 
 
 def watched_var(data=None, *args):
-    watch_var(data, args)
+    watching(watch_var, data, args)
     return original_var(data, *args)
 
 
@@ -486,8 +495,6 @@ def traced_targeting(key, rule, evaluation_context=None):
         event("result-empty-name")
     return result
 
-
-import openfeature.contrib.tools.flagd.core.flagd_core as flagd_core_module  # noqa: E402
 
 flagd_core_module.targeting = traced_targeting
 

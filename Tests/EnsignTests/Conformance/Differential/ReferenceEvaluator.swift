@@ -79,12 +79,6 @@ final class ReferenceEvaluator {
             process: process, input: stdin.fileHandleForWriting, output: stdout.fileHandleForReading)
     }
 
-    /// Evaluates one case.
-    func evaluate(_ testCase: DifferentialCase) throws -> CaseResult {
-        try send(testCase)
-        return try receive(for: testCase)
-    }
-
     /// Hands a case to the runner without waiting, so the caller can work while Python does.
     func send(_ testCase: DifferentialCase) throws {
         nextID += 1
