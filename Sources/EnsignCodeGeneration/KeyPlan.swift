@@ -167,7 +167,7 @@ struct KeyPlan {
         let fix =
             definition.variants.isEmpty
             ? "add 'default: <value>'"
-            : "add 'defaultVariant: <variant>' (one of \(definition.variants.keys.sorted().joined(separator: ", ")))"
+            : "add 'defaultVariant: <variant>' (one of \(definition.variants.names.sorted().joined(separator: ", ")))"
         error(
             definition,
             "'\(definition.key)' has no default, and a generated key needs one as its code default; \(fix)")

@@ -11,6 +11,8 @@
 //       deadlocks two threads for certain, for the stress watchdog's own test
 //   EnsignTestProbe heap SCRATCH_DIR SCENARIO COUNT
 //       prints the heap a workload leaves behind (see HeapProbe)
+//   EnsignTestProbe watcher-descriptors SCRATCH_DIR
+//       counts inotify descriptors around a watching context (see WatcherDescriptorProbe)
 import Ensign
 
 #if canImport(Glibc)
@@ -47,6 +49,9 @@ if arguments.count >= 2, arguments[1] == "stress" {
         say("probe: \(error)")
         exit(2)
     }
+}
+if arguments.count == 3, arguments[1] == "watcher-descriptors" {
+    exit(WatcherDescriptorProbe.run(directory: arguments[2]))
 }
 if arguments.count == 5, arguments[1] == "heap" {
     exit(await HeapProbe.run(directory: arguments[2], scenario: arguments[3], count: Int(arguments[4]) ?? 0))

@@ -8,7 +8,7 @@ final class KeyLayout: Sendable {
     let identifier: UInt64
     let definitions: DefinitionSet
     let names: [String]
-    let slotByName: [String: Int]
+    let slotByName: [ExactText: Int]
     let definitionBySlot: [FlagDefinition]
 
     private static let nextIdentifier = Atomic<UInt64>(1)
@@ -27,5 +27,5 @@ final class KeyLayout: Sendable {
 
     var count: Int { names.count }
 
-    func slot(for name: String) -> Int? { slotByName[name] }
+    func slot(for name: String) -> Int? { slotByName[ExactText(name)] }
 }

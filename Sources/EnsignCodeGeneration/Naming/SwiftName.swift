@@ -2,10 +2,12 @@
 ///
 /// The rules, in order:
 ///
-/// 1. **Words.** The text is split into words at every character that is not an ASCII letter
-///    or digit: `.`, `-`, `_`, spaces and anything else. `wallet.showBalance` is `wallet`,
-///    `showBalance`; `boolean-flag` is `boolean`, `flag`; `v2.rollout_pct` is `v2`, `rollout`,
-///    `pct`. Capitals inside a word are kept, so a camel-cased segment stays as it was written.
+/// 1. **Words.** The text is split into words at every character that is not a letter (of any
+///    script: Swift identifiers take them) or an ASCII digit: `.`, `-`, `_`, spaces, `:`, `/`,
+///    `@`, emoji and anything else. `wallet.showBalance` is `wallet`, `showBalance`;
+///    `boolean-flag` is `boolean`, `flag`; `v2.rollout_pct` is `v2`, `rollout`, `pct`;
+///    `crème brûlée` is `crème`, `brûlée`. Capitals inside a word are kept, so a camel-cased
+///    segment stays as it was written.
 /// 2. **Members** (keys and enum cases) are lower camel case: the first word starts in lower
 ///    case (a leading acronym is lowered as a whole: `URLScheme` → `urlScheme`, `EUR` → `eur`),
 ///    and every other word starts with a capital: `.walletShowBalance`, `.booleanFlag`.
@@ -23,7 +25,7 @@
 /// reported at both keys, as are two values of one `enum:` that make the same case name and
 /// text with no letters or digits at all.
 public enum SwiftName {
-    /// The words of `text`: its runs of ASCII letters and digits.
+    /// The words of `text`: its runs of letters and ASCII digits.
     public static func words(of text: some StringProtocol) -> [Substring] {
         let string = Substring(text)
         return string.split { !isWordCharacter($0) }
@@ -58,7 +60,11 @@ public enum SwiftName {
     }
 
     private static func isWordCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
+        // A letter of any script (one scalar, so no combining marks that an identifier
+        // could not start a word with); digits only in ASCII, which Swift identifiers take.
+        guard let ascii = character.asciiValue else {
+            return character.unicodeScalars.count == 1 && character.isLetter
+        }
         switch ascii {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

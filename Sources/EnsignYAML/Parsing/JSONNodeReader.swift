@@ -61,7 +61,7 @@ struct JSONNodeReader {
         defer { depth -= 1 }
         advance(by: 1)
         var entries: [YAMLMappingEntry] = []
-        var firstPositions: [[UInt8]: (line: Int, column: Int)] = [:]
+        var firstPositions: [ExactText: (line: Int, column: Int)] = [:]
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return entries }
         repeat {
@@ -71,12 +71,12 @@ struct JSONNodeReader {
             }
             let key = try readValue()
             let text = key.scalarText ?? ""
-            if let first = firstPositions[Array(text.utf8)] {
+            if let first = firstPositions[ExactText(text)] {
                 throw YAMLError(
                     .duplicateKey, at: key.location,
                     "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))")
             }
-            firstPositions[Array(text.utf8)] = (key.location.line, key.location.column)
+            firstPositions[ExactText(text)] = (key.location.line, key.location.column)
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()); expected ':'") }
             skipWhitespace()

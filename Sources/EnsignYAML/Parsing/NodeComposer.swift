@@ -38,7 +38,7 @@ struct NodeComposer {
         /// Mappings to merge in, with the entry index where each `<<` stood.
         var merges: [(position: Int, sources: [YAMLNode])] = []
         /// Built once a mapping grows past a few keys, so duplicate checks stay O(1).
-        var keyIndex: [String: SourcePosition]?
+        var keyIndex: [ExactText: SourcePosition]?
         /// Nodes in this subtree so far, counting this one.
         var size = 1
     }
@@ -185,21 +185,23 @@ struct NodeComposer {
     /// Where `key` already stands in the mapping, recording it if not.
     private static func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourcePosition? {
         if collection.keyIndex == nil {
-            if let existing = collection.entries.first(where: { $0.key.scalarText == key }) {
+            if let existing = collection.entries.first(where: {
+                $0.key.scalarText?.utf8.elementsEqual(key.utf8) == true
+            }) {
                 return existing.key.location
             }
             if collection.entries.count >= 8 {
-                var index: [String: SourcePosition] = [:]
+                var index: [ExactText: SourcePosition] = [:]
                 for entry in collection.entries {
-                    if let text = entry.key.scalarText { index[text] = entry.key.location }
+                    if let text = entry.key.scalarText { index[ExactText(text)] = entry.key.location }
                 }
                 collection.keyIndex = index
             } else {
                 return nil
             }
         }
-        if let existing = collection.keyIndex?[key] { return existing }
-        collection.keyIndex?[key] = collection.pendingKey?.location
+        if let existing = collection.keyIndex?[ExactText(key)] { return existing }
+        collection.keyIndex?[ExactText(key)] = collection.pendingKey?.location
         return nil
     }
 

@@ -31,7 +31,8 @@ struct WatchCommandTests {
         #expect(event["changes"]?.arrayValue?.first?["new"] == true)
         app.server.stop()
         #expect(watch.waitForExit() == 1)
-        #expect(watch.errors.contains("the app stopped"))
+        // The exit can be seen before the last of standard error is read: wait for the text.
+        #expect(watch.waitForError(containing: "the app stopped"))
     }
 
     @Test("A watch that is never interrupted is killed at the runner's time limit, so it fails its test, not the run")

@@ -54,9 +54,13 @@ struct SwiftNameTests {
         #expect(SwiftName.type(for: "🚩") == nil)
     }
 
-    @Test("Non-ASCII characters separate words, so names stay ASCII")
+    @Test("Letters of any script are kept; other characters flagd keys hold separate words")
     func nonASCII() {
-        #expect(SwiftName.member(for: "crème brûlée") == "crMeBrLE")
+        #expect(SwiftName.member(for: "crème brûlée") == "crèmeBrûlée")
         #expect(SwiftName.member(for: "fr-FR") == "frFR")
+        #expect(SwiftName.member(for: "team:checkout/v2@eu") == "teamCheckoutV2Eu")
+        #expect(SwiftName.member(for: "my flag") == "myFlag")
+        #expect(SwiftName.member(for: "🚀 launch") == "launch")
+        #expect(SwiftName.type(for: "über.mode") == "ÜberMode")
     }
 }

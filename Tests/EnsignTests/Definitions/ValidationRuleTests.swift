@@ -209,15 +209,30 @@ struct ValidationRuleTests {
             ])
     }
 
-    @Test("Bad key and namespace syntax")
+    @Test("Bad namespace syntax; a key is any text without control characters, as in flagd (issue 18, item 9)")
     func badKeySyntax() {
         let rule = "use dot-separated segments of letters, digits, '_' and '-', each starting with a letter or digit"
         #expect(
-            diagnostics("namespace: bad..space\nflags:\n  has space: { default: 1 }\n  -lead: { default: 1 }\n") == [
-                "flags/app.yaml:1:12: error: invalid namespace \"bad..space\": \(rule)",
-                "flags/app.yaml:3:3: error: invalid key \"has space\": \(rule)",
-                "flags/app.yaml:4:3: error: invalid key \"-lead\": \(rule)",
-            ])
+            diagnostics(
+                "namespace: bad..space\nflags:\n  has space: { default: 1 }\n  -lead: { default: 1 }\n"
+                    + "  \"\": { default: 1 }\n  \"tab\\there\": { default: 1 }\n") == [
+                    "flags/app.yaml:1:12: error: invalid namespace \"bad..space\": \(rule)",
+                    "flags/app.yaml:5:3: error: invalid key \"\": a key cannot be empty",
+                    "flags/app.yaml:6:3: error: invalid key \"tab\\there\": a key cannot hold control characters (U+0009)",
+                ])
+    }
+
+    @Test("flagd keys load unchanged: spaces, ':', '/', '@', non-ASCII letters")
+    func flagdKeys() {
+        let keys = ["my flag", "team:checkout", "path/to/flag", "user@eu", "caf\u{E9}.mode", "-lead", "🚀"]
+        let loaded = loadDefinitions([
+            "flags/app.json": "{\"flags\": {"
+                + keys.map { "\(JSONValue.string($0).jsonText): {\"default\": true}" }.joined(separator: ", ") + "}}"
+        ])
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        #expect(Set(loaded.definitions.keys) == Set(keys))
+        let evaluator = FlagEvaluator(definitions: loaded.definitions)
+        for key in keys { #expect(evaluator.details(forKeyNamed: key).value == true, "\(key)") }
     }
 
     @Test("A definition that is not a mapping suggests the compact form")

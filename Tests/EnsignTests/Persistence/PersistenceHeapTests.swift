@@ -10,7 +10,8 @@ struct PersistenceHeapTests {
         arguments: ["persisted-writes", "persisted-writes-watched"])
     func persistedWrites(scenario: String) throws {
         let retained = try HeapProbeRun.retainedBytesPerUnit(scenario: scenario, count: 1_000)
-        // A few bytes a write are allocator and dispatch caches; the leak was 108-128.
-        #expect(retained <= 16, "\(retained) bytes per write")
+        // A few bytes a write are allocator and dispatch caches (and, watched, the reloads of
+        // the app's own writes filling bounded stores); the leak was 108-128.
+        #expect(retained <= 40, "\(retained) bytes per write")
     }
 }

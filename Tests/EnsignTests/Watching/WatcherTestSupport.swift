@@ -26,12 +26,3 @@ func waitForValue(
         return result
     }
 }
-
-/// The number of inotify descriptors this process has open (each watcher owns one).
-func openInotifyDescriptorCount() -> Int {
-    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    return descriptors.filter { name in
-        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
-        return target?.contains("inotify") == true
-    }.count
-}

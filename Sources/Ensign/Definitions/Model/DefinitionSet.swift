@@ -19,22 +19,23 @@ public struct DefinitionSet: Sendable {
     /// The files the definitions came from, in load order.
     public let files: [String]
     /// Each key's index in ``keys``: also the key's slot in every snapshot, so a context's
-    /// layout shares these arrays instead of building its own.
-    let indexByKey: [String: Int]
+    /// layout shares these arrays instead of building its own. Keys are matched by their
+    /// Unicode scalars, as flagd matches them (see `ExactText`).
+    let indexByKey: [ExactText: Int]
 
     /// Creates a set; when two definitions have the same key, the first is kept.
     public init(definitions: [FlagDefinition], evaluators: [String: LocatedValue] = [:], files: [String] = []) {
-        var firstByKey: [String: Int] = [:]
+        var firstByKey: [ExactText: Int] = [:]
         firstByKey.reserveCapacity(definitions.count)
-        for (position, definition) in definitions.enumerated() where firstByKey[definition.key] == nil {
-            firstByKey[definition.key] = position
+        for (position, definition) in definitions.enumerated() where firstByKey[ExactText(definition.key)] == nil {
+            firstByKey[ExactText(definition.key)] = position
         }
-        let sorted = firstByKey.sorted { $0.key < $1.key }
-        keys = sorted.map(\.key)
+        let sorted = firstByKey.sorted { $0.key.text < $1.key.text }
+        keys = sorted.map(\.key.text)
         orderedDefinitions = sorted.map { definitions[$0.value] }
-        var indexByKey: [String: Int] = [:]
+        var indexByKey: [ExactText: Int] = [:]
         indexByKey.reserveCapacity(sorted.count)
-        for (index, key) in keys.enumerated() { indexByKey[key] = index }
+        for (index, key) in keys.enumerated() { indexByKey[ExactText(key)] = index }
         self.indexByKey = indexByKey
         self.evaluators = evaluators
         self.files = files
@@ -43,14 +44,16 @@ public struct DefinitionSet: Sendable {
     /// A set with no definitions.
     public static let empty = DefinitionSet(definitions: [])
 
-    /// The definition for a full key.
+    /// The definition for a full key, matched by its Unicode scalars.
     public subscript(key: String) -> FlagDefinition? {
-        indexByKey[key].map { orderedDefinitions[$0] }
+        indexByKey[ExactText(key)].map { orderedDefinitions[$0] }
     }
 
     /// The definitions by full key. Built on each call (O(n)): use the subscript to look one up.
+    /// Keys that differ only by Unicode normalisation are one `String` key here (the first in
+    /// ``keys`` is kept); the subscript tells them apart.
     public var definitions: [String: FlagDefinition] {
-        Dictionary(uniqueKeysWithValues: zip(keys, orderedDefinitions))
+        Dictionary(zip(keys, orderedDefinitions)) { first, _ in first }
     }
 
     /// How many keys are defined.

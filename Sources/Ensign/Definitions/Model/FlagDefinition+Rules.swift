@@ -3,7 +3,7 @@ import EnsignYAML
 extension FlagDefinition {
     /// A flag's variants and targeting (flagd's long form, or a compact flag with `targeting`).
     final class Rules: Sendable {
-        let variants: [String: JSONValue]
+        let variants: FlagVariants
         let defaultVariant: String?
         let targeting: LocatedValue?
         let targetingNode: YAMLNode?
@@ -13,7 +13,7 @@ extension FlagDefinition {
         let defaultVariantProblem: String?
 
         init(
-            variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            variants: FlagVariants, defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
             compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
         ) {
             self.variants = variants
@@ -27,7 +27,7 @@ extension FlagDefinition {
 
         /// Rules with these parts, or `nil` when there are none.
         static func unlessEmpty(
-            variants: [String: JSONValue], defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
+            variants: FlagVariants, defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
             compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
         ) -> Rules? {
             guard

@@ -22,8 +22,8 @@ public struct FlagDefinition: Sendable {
     /// The definition's default (layer 2 of the resolution order), or `nil` when a flagd
     /// flag has no `defaultVariant` and the code default applies.
     public var defaultValue: LocatedValue? { storage.defaultValue }
-    /// Named values (flagd variants); empty for compact flags without `variants:`.
-    public var variants: [String: JSONValue] { storage.rules?.variants ?? [:] }
+    /// Named values (flagd variants), matched by exact name; empty for compact flags without `variants:`.
+    public var variants: FlagVariants { storage.rules?.variants ?? .none }
     /// The variant the default comes from, for flags with variants.
     public var defaultVariant: String? { storage.rules?.defaultVariant }
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
@@ -126,7 +126,7 @@ public struct FlagDefinition: Sendable {
     }
 
     init(
-        key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: [String: JSONValue],
+        key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: FlagVariants,
         defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
@@ -168,7 +168,7 @@ extension FlagDefinition {
     /// The name of the variant whose value is `value`, if the flag has one.
     public func variantName(for value: JSONValue) -> String? {
         if let defaultVariant, variants[defaultVariant] == value { return defaultVariant }
-        return variants.keys.sorted().first { variants[$0] == value }
+        return variants.names.sorted().first { variants[$0] == value }
     }
 
     /// The type and constraints values for this key must meet.

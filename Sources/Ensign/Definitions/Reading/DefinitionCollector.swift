@@ -6,13 +6,13 @@ struct DefinitionCollector {
     var diagnostics: [Diagnostic] = []
     /// The errors among ``diagnostics`` confined to one flag, which still loads.
     var flagErrors: [Diagnostic] = []
-    private var firstDefinition: [String: FlagDefinition] = [:]
+    private var firstDefinition: [ExactText: FlagDefinition] = [:]
 
     mutating func add(_ reader: DefinitionFileReader) {
         diagnostics += reader.diagnostics
         flagErrors += reader.flagErrors
         for definition in reader.definitions {
-            if let first = firstDefinition[definition.key] {
+            if let first = firstDefinition[ExactText(definition.key)] {
                 diagnostics.append(
                     Diagnostic(
                         .error, at: definition.location, key: definition.key,
@@ -21,7 +21,7 @@ struct DefinitionCollector {
                             Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
                         ]))
             } else {
-                firstDefinition[definition.key] = definition
+                firstDefinition[ExactText(definition.key)] = definition
                 definitions.append(definition)
             }
         }

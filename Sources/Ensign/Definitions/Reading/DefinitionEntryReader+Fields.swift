@@ -3,7 +3,7 @@ extension DefinitionEntryReader {
     /// variants. A `defaultVariant` that names no variant is an error confined to its flag
     /// (recorded in ``flagErrors``; the flag reads `PARSE_ERROR` with `problem`).
     mutating func readDefault(
-        rules: ValueRules, variants: [String: JSONValue]
+        rules: ValueRules, variants: FlagVariants
     ) -> (value: LocatedValue?, variant: String?, problem: String?) {
         let defaultNode = fields["default"]
         let variantNode = fields["defaultVariant"]
@@ -28,7 +28,7 @@ extension DefinitionEntryReader {
             return (nil, nil, nil)  // flagd: no default variant means the code default applies
         }
         guard let name = variantNode.scalarText, let value = variants[name] else {
-            let names = variants.keys.sorted()
+            let names = variants.names.sorted()
             let text = variantNode.scalarText ?? variantNode.kindDescription
             let problem = "defaultVariant '\(text)' is not among its variants (\(names.joined(separator: ", ")))"
             let diagnostic = Diagnostic(

@@ -46,8 +46,12 @@ struct DefinitionEntryReader {
     }
 
     mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
-        guard case .string(let shortKey) = keyNode.resolvedScalar, KeySyntax.isValid(shortKey) else {
-            error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): \(KeySyntax.rule)")
+        guard let shortKey = keyNode.scalarText else {
+            error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): a key is text")
+            return nil
+        }
+        if let problem = KeySyntax.flagKeyProblem(shortKey) {
+            error(at: keyNode.location, "invalid key \(JSONValue.string(shortKey).jsonText): \(problem)")
             return nil
         }
         key = namespace.map { "\($0).\(shortKey)" } ?? shortKey
@@ -63,14 +67,15 @@ struct DefinitionEntryReader {
         let (minimum, maximum) = readBounds(type: type)
         let allowedValues = readAllowedValues(type: type)
         let rules = ValueRules(type: type, allowedValues: allowedValues, minimum: minimum, maximum: maximum)
-        var checkedVariants: [String: JSONValue] = [:]
+        var readVariants: [(name: String, value: JSONValue)] = []
         for (name, node) in variants {
             if let value = LocatedValueReader.read(
                 node, rules: rules, key: key, role: "variant '\(name)'", diagnostics: &diagnostics)
             {
-                checkedVariants[name] = value
+                readVariants.append((name, value))
             }
         }
+        let checkedVariants = FlagVariants(readVariants)
         let (defaultValue, defaultVariant, defaultVariantProblem) = readDefault(rules: rules, variants: checkedVariants)
         var metadata = setMetadata
         if let node = fields["metadata"], let own = MetadataReader.read(node, key: key, diagnostics: &diagnostics) {

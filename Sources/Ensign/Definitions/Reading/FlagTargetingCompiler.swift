@@ -73,7 +73,7 @@ struct FlagTargetingCompiler {
         for result in rule.possibleStringResults {
             let problem: String?
             if !definition.variants.isEmpty {
-                let names = definition.variants.keys.sorted()
+                let names = definition.variants.names.sorted()
                 problem =
                     definition.variants[result.value] == nil
                     ? "can return '\(result.value)', which is not one of its variants (\(names.joined(separator: ", ")))"
