@@ -25,20 +25,39 @@ extension DefinitionEntryReader {
                 "'\(key)' has variants, so its default is named with 'defaultVariant: <variant>', not 'default:'")
         }
         // flagd: no default variant (absent, null or "") means the code default applies.
-        guard let variantNode, variantNode.resolvedScalar != ResolvedScalar.null, variantNode.scalarText != "" else {
+        guard let variantNode, variantNode.scalarText == nil || variantNode.resolvedScalar != ResolvedScalar.null,
+            variantNode.scalarText != ""
+        else {
             return (nil, nil, nil)
         }
-        guard let name = variantNode.scalarText, let value = variants[name] else {
+        // flagd's schema makes defaultVariant a string and its daemon refuses the whole file
+        // otherwise; here only the flag breaks, and the message says how to name "true".
+        guard case .string(let name) = variantNode.resolvedScalar else {
+            let found = variantNode.scalarText.map { "\(variantNode.kindDescription) (\($0))" }
+            let quoted = variantNode.scalarText.map { " (write \"\($0)\" in quotes to name a variant so called)" }
+            return flagError(
+                at: variantNode.location,
+                "defaultVariant must be the name of a variant, a string; found \(found ?? variantNode.kindDescription)",
+                hint: quoted ?? "")
+        }
+        guard let value = variants[name] else {
             let names = variants.names.sorted()
-            let text = variantNode.scalarText ?? variantNode.kindDescription
-            let problem = "defaultVariant '\(text)' is not among its variants (\(names.joined(separator: ", ")))"
-            let diagnostic = Diagnostic(
-                .error, at: variantNode.location, "'\(key)' \(problem)" + Suggestions.didYouMean(text, among: names))
-            diagnostics.append(diagnostic)
-            flagErrors.append(diagnostic)
-            return (nil, nil, "\(problem) at \(variantNode.location)")
+            return flagError(
+                at: variantNode.location,
+                "defaultVariant '\(name)' is not among its variants (\(names.joined(separator: ", ")))",
+                hint: Suggestions.didYouMean(name, among: names))
         }
         return (LocatedValue(value, at: variantNode.location), name, nil)
+    }
+
+    /// Records an error confined to this flag (it reads `PARSE_ERROR` with `problem`).
+    private mutating func flagError(
+        at location: SourcePosition, _ problem: String, hint: String
+    ) -> (value: LocatedValue?, variant: String?, problem: String?) {
+        let diagnostic = Diagnostic(.error, at: location, "'\(key)' \(problem)" + hint)
+        diagnostics.append(diagnostic)
+        flagErrors.append(diagnostic)
+        return (nil, nil, "\(problem) at \(location)")
     }
 
     mutating func readBounds(type: FlagType) -> (Double?, Double?) {
