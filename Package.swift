@@ -22,36 +22,45 @@ let package = Package(
         ),
         .target(name: "EnsignYAML", dependencies: ["CYAML"]),
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
-        .target(name: "EnsignControl", dependencies: ["Ensign"]),
+        // A strict, bounded RFC 8259 reader for JSON from other processes and people: the control
+        // protocol, etcd's replies, `--context` arguments. The core never parses JSON text itself.
+        .target(name: "EnsignJSON", dependencies: ["Ensign"]),
+        .target(name: "EnsignControl", dependencies: ["Ensign", "EnsignJSON"]),
         // Test helpers, in their own library so that apps never link Swift Testing.
         .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
-        .target(name: "EnsignFleet", dependencies: ["Ensign"]),
+        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON"]),
         .executableTarget(
-            name: "EnsignCLI", dependencies: ["Ensign", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet"]),
+            name: "EnsignCLI",
+            dependencies: ["Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet"]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
-        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign", "EnsignControl", "EnsignFleet"]),
+        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet"]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
             name: "EnsignBenchmarks",
-            dependencies: ["Ensign", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter"],
+            dependencies: [
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter",
+            ],
             path: "Sources/EnsignBenchmarks"
         ),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
+        .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
         // Helpers the test targets share: running built executables, temporary directories.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
         .testTarget(
             name: "EnsignTests",
-            dependencies: ["Ensign", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp", "EnsignTestSupport"]),
+            dependencies: [
+                "Ensign", "EnsignJSON", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp", "EnsignTestSupport",
+            ]),
         // A helper process for tests that need several writers or a killed one, or a heap of
         // their own to measure.
         .executableTarget(
@@ -67,7 +76,7 @@ let package = Package(
             path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
-            dependencies: ["EnsignControl", "Ensign", "EnsignControlProbe", "EnsignTestSupport"]),
+            dependencies: ["EnsignControl", "Ensign", "EnsignJSON", "EnsignControlProbe", "EnsignTestSupport"]),
         // A helper process: connects to a control socket as another user, and checks in a
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
@@ -76,11 +85,13 @@ let package = Package(
         // The security suite lives here too: its attacker plants files and sockets with EnsignControlProbe.
         .testTarget(
             name: "EnsignCLITests",
-            dependencies: ["EnsignCLI", "EnsignControl", "Ensign", "EnsignTestSupport", "EnsignControlProbe"]),
+            dependencies: [
+                "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignTestSupport", "EnsignControlProbe",
+            ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(
             name: "EnsignFleetTests",
-            dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport"]),
+            dependencies: ["EnsignFleet", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport"]),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignJSON
 
 /// The code under fuzzing: each target takes arbitrary bytes and must never crash, hang or
 /// leak, whatever they are. Errors are fine; traps are bugs.

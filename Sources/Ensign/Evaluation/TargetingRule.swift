@@ -22,9 +22,9 @@
 /// when the evaluation reaches that part, so a branch not taken never fails.
 ///
 /// ```swift
-/// let rule = try TargetingRule(compiling: try JSONValue(jsonText: """
-///     {"if": [{"in": [{"var": "country"}, ["FR", "BE"]]}, {"fractional": [["on", 25], ["off", 75]]}, null]}
-///     """))
+/// let rule = try TargetingRule(compiling: [
+///     "if": [["in": [["var": "country"], ["FR", "BE"]]], ["fractional": [["on", 25], ["off", 75]]], .null],
+/// ])
 /// let variant = rule.evaluate(context: ["targetingKey": "user-42", "country": "FR"], flagKey: "newTransferFlow")
 /// ```
 public struct TargetingRule: Sendable {

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// (b, c, d) Evaluation for a given context: a targeted flag (two conditions and a
 /// `fractional` split) through ``FlagEvaluator`` and through the bare compiled rule, a

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// `ensign eval`: evaluates one flag offline, as flagd would, and prints the details.
 enum EvalCommand: Command {

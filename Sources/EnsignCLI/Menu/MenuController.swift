@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// A key the terminal delivered, decoded from its escape sequence.
 enum MenuKey: Equatable, Sendable {

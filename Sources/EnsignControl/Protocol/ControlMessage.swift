@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// The answer to one request: its result, or the error that refused it.
 ///

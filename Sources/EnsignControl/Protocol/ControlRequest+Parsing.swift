@@ -1,4 +1,5 @@
 @_spi(Tooling) import Ensign
+import EnsignJSON
 
 extension ControlRequest {
     /// Reads one request line (without its newline): a pure function of the bytes, so it can

@@ -1,4 +1,5 @@
 @_spi(Tooling) import Ensign
+import EnsignJSON
 
 /// Reads the JSON etcd's gateway answers with into EnsignFleet's models: key ranges, write
 /// revisions, compare-and-swap outcomes, tokens, watch messages and error answers.

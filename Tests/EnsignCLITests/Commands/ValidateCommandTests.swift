@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 import Testing
 
 @Suite("ensign validate")

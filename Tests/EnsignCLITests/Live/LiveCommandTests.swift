@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignJSON
 import Foundation
 import Testing
 

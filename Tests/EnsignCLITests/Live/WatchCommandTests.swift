@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignJSON
 import EnsignTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 import EnsignTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import Ensign
+import EnsignJSON
 import EnsignTestSupport
 import Foundation
 

@@ -1,3 +1,4 @@
+import EnsignJSON
 import Foundation
 import Testing
 

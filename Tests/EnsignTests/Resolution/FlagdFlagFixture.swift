@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// The flag most of flagd's parity cases use: `f`, a boolean with variants `on` (true) and
 /// `off` (false) and default variant `off`, with the targeting rule under test, read from a

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 
 /// Ensign's side of the harness: loads a case's flag set as a `.json` file through
 /// ``DefinitionLoader`` (v2 fractional hashing, like the reference) and evaluates each

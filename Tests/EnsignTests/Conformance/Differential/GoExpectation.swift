@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 import Foundation
 
 /// flagd's Go daemon's answer where it can be worked out without evaluating JsonLogic: a

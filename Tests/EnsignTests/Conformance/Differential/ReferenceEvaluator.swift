@@ -1,4 +1,5 @@
 import Ensign
+import EnsignJSON
 import Foundation
 
 /// flagd's Python core (`openfeature-flagd-core` 1.0.0) behind `Tests/Fixtures/Differential/reference.py`,

@@ -1,3 +1,5 @@
+import Ensign
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

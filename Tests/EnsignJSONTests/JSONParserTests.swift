@@ -1,6 +1,7 @@
+import Ensign
 import Testing
 
-@testable import Ensign
+@testable import EnsignJSON
 
 /// The JSON reader used for control requests and `--context`: errors say what is wrong in
 /// words a person can act on, and input that could mean two things is refused.
