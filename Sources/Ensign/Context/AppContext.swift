@@ -198,6 +198,17 @@ public struct ContextStatus: Sendable, Hashable {
     public var since: WallClockTime?
     /// The fleet layer's health, when a fleet source feeds the context.
     public var fleet: FleetStatus? = nil
+    /// Flags that read `PARSE_ERROR` because their file configures them in a way that cannot
+    /// be served — a targeting rule that does not compile, a `defaultVariant` that names no
+    /// variant — one warning per flag, whose message names the problem's file:line:column.
+    ///
+    /// They do not make the context degraded: every other key is in force as loaded, and a
+    /// reload that fixes the file empties the list. `ensign validate` reports them as errors.
+    ///
+    /// ```swift
+    /// for problem in context.status.flagProblems { logger.warning("\(problem)") }
+    /// ```
+    public var flagProblems: [Diagnostic] = []
 
     /// Everything loaded cleanly.
     public static let healthy = ContextStatus(isDegraded: false, diagnostics: [], since: nil)

@@ -147,7 +147,10 @@ final class ContextStore: Sendable {
 
     var status: ContextStatus {
         if let parent { return parent.status }
-        return tree.writer.withLock { $0.status }
+        let (status, definitions) = tree.writer.withLock { ($0.status, $0.inputs.layout.definitions) }
+        var withFlags = status
+        withFlags.flagProblems = definitions.configurationProblems
+        return withFlags
     }
 
     /// Warnings from the last successful load.

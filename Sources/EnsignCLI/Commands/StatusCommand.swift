@@ -36,6 +36,11 @@ enum StatusCommand: Command {
                 console.print(line.hasPrefix("health") && status.isDegraded ? console.styled(line, .red) : line)
             }
             for diagnostic in status.diagnostics { console.print("  " + diagnostic) }
+            let flagProblems = status.flagProblems ?? []
+            if !flagProblems.isEmpty {
+                console.print("flags reading PARSE_ERROR (run 'ensign validate' on the files):")
+                for problem in flagProblems { console.print("  " + problem) }
+            }
         }
         return status.isDegraded ? ExitStatus.failure : ExitStatus.success
     }

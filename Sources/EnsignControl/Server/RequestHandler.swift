@@ -82,7 +82,8 @@ struct RequestHandler: Sendable {
             StatusReport(
                 server: hello, label: context.label, isDegraded: status.isDegraded,
                 degradedSince: status.since?.description, diagnostics: status.diagnostics.map(\.description),
-                keyCount: context.definitions.count, overrideCount: context.overrides.count,
+                flagProblems: status.flagProblems.map(\.description), keyCount: context.definitions.count,
+                overrideCount: context.overrides.count,
                 acceptsWrites: !refusesWrites, connections: connections, watchers: watchers,
                 startedAt: startedAt.description))
     }

@@ -200,5 +200,17 @@ struct RoundTripTests {
         #expect(status.acceptsWrites)
         #expect(status.connections == 1)
         #expect(status.watchers == 0)
+        #expect(status.flagProblems == [])
+    }
+
+    @Test("status names a flag whose rule does not compile, with the rule's position, and stays healthy")
+    func statusNamesBrokenRule() throws {
+        let context = try AppContext(
+            definitions: "flags:\n  a: { default: false, targeting: { bogus: 1 } }\n  b: { default: 1 }\n")
+        let harness = try ServerHarness(context: context)
+        let status = try harness.client().status()
+        #expect(!status.isDegraded)
+        #expect(status.flagProblems?.count == 1)
+        #expect(status.flagProblems?.first?.contains("<definitions 1>:2:37: unknown operator 'bogus'") == true)
     }
 }

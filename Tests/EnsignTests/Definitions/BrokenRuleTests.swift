@@ -61,6 +61,24 @@ struct BrokenRuleTests {
         #expect(context.details(forKeyNamed: "a").errorCode == .parseError)
     }
 
+    @Test("The status names the broken flag and the rule's file:line:column until a reload fixes it")
+    func statusNamesBrokenRule() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("app.yaml", Self.definitions)
+        let context = try unwatchedContext(directory.path, environment: "test")
+        let status = context.status
+        #expect(!status.isDegraded)
+        #expect(status.flagProblems.map(\.key) == ["checkout.newFlow"])
+        #expect(status.flagProblems.first?.severity == .warning)
+        #expect(status.flagProblems.first?.description.contains("\(file):5:18: unknown operator 'bogus'") == true)
+        #expect(context.makeChild(label: "request").status.flagProblems == status.flagProblems)
+        try directory.write(
+            "app.yaml",
+            "flags:\n  checkout.newFlow: { default: false }\n  checkout.pageSize: { type: int, default: 20 }\n")
+        #expect(!context.reload().containsErrors)
+        #expect(context.status.flagProblems.isEmpty)
+    }
+
     @Test("validate reports the rule as an error")
     func validateReportsError() throws {
         let directory = try TemporaryDirectory()

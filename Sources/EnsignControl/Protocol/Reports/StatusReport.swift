@@ -40,6 +40,9 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var degradedSince: String?
     /// The problems of the failed reload (or of loading), one per line.
     public var diagnostics: [String]
+    /// Flags that read `PARSE_ERROR` because their file configures them wrongly, one per line
+    /// (``ContextStatus/flagProblems``); `nil` from a server that predates the field.
+    public var flagProblems: [String]?
     /// How many keys the app defines.
     public var keyCount: Int
     /// How many runtime overrides are in force.
@@ -54,7 +57,8 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var startedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case server, label, diagnostics, keyCount, overrideCount, acceptsWrites, connections, watchers, startedAt
+        case server, label, diagnostics, flagProblems, keyCount, overrideCount, acceptsWrites, connections, watchers,
+            startedAt
         case degradedSince
         case isDegraded = "degraded"
     }
@@ -62,13 +66,15 @@ public struct StatusReport: Codable, Sendable, Hashable {
     /// Creates a status report.
     public init(
         server: ServerHello, label: String, isDegraded: Bool, degradedSince: String?, diagnostics: [String],
-        keyCount: Int, overrideCount: Int, acceptsWrites: Bool, connections: Int, watchers: Int, startedAt: String
+        flagProblems: [String]? = nil, keyCount: Int, overrideCount: Int, acceptsWrites: Bool, connections: Int,
+        watchers: Int, startedAt: String
     ) {
         self.server = server
         self.label = label
         self.isDegraded = isDegraded
         self.degradedSince = degradedSince
         self.diagnostics = diagnostics
+        self.flagProblems = flagProblems
         self.keyCount = keyCount
         self.overrideCount = overrideCount
         self.acceptsWrites = acceptsWrites
