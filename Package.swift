@@ -31,7 +31,7 @@ let package = Package(
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
-        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON"]),
+        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: ["Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet"]),
@@ -40,7 +40,8 @@ let package = Package(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
-        .executableTarget(name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet"]),
+        .executableTarget(
+            name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet"]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
@@ -59,7 +60,8 @@ let package = Package(
         .testTarget(
             name: "EnsignTests",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp", "EnsignTestSupport",
+                "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp",
+                "EnsignTestSupport",
             ]),
         // A helper process for tests that need several writers or a killed one, or a heap of
         // their own to measure.
@@ -86,7 +88,8 @@ let package = Package(
         .testTarget(
             name: "EnsignCLITests",
             dependencies: [
-                "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignTestSupport", "EnsignControlProbe",
+                "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
+                "EnsignControlProbe",
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(

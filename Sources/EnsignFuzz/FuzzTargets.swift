@@ -1,6 +1,7 @@
 import Ensign
 import EnsignControl
 import EnsignJSON
+import EnsignYAML
 
 /// The code under fuzzing: each target takes arbitrary bytes and must never crash, hang or
 /// leak, whatever they are. Errors are fine; traps are bugs.

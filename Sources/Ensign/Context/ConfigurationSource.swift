@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Where a root context's files come from, so a reload reads them again the same way:
 /// a definitions directory with deployment files on disk, or sources held in memory.
 struct ConfigurationSource: Sendable {

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// One problem found in a configuration file, in the `path:line:column: severity: message`
 /// form that compilers use, so editors and CI annotate it.
 ///
@@ -69,7 +71,7 @@ extension Diagnostic: CustomStringConvertible {
 
 extension Diagnostic {
     /// A diagnostic for a YAML syntax or limit error.
-    public init(_ error: YAMLError) {
+    package init(_ error: YAMLError) {
         self.init(.error, at: error.location, error.message)
     }
 }

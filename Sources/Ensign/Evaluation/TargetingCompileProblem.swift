@@ -3,7 +3,7 @@
 /// ```swift
 /// let path: [TargetingPathComponent] = ["if", 0, "in"]   // rule.if[0].in
 /// ```
-public enum TargetingPathComponent: Sendable, Hashable {
+package enum TargetingPathComponent: Sendable, Hashable {
     /// An object member, by key (for operators, the operator's name).
     case key(String)
     /// An array element, by zero-based index.
@@ -12,13 +12,13 @@ public enum TargetingPathComponent: Sendable, Hashable {
 
 extension TargetingPathComponent: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// Creates a ``key(_:)`` component.
-    public init(stringLiteral value: String) { self = .key(value) }
+    package init(stringLiteral value: String) { self = .key(value) }
 
     /// Creates an ``index(_:)`` component.
-    public init(integerLiteral value: Int) { self = .index(value) }
+    package init(integerLiteral value: Int) { self = .index(value) }
 
     /// The component as it appears in ``TargetingCompileProblem/pathDescription``: `.key` or `[3]`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .key(let key): return "." + key
         case .index(let index): return "[\(index)]"
@@ -34,9 +34,9 @@ extension TargetingPathComponent: ExpressibleByStringLiteral, ExpressibleByInteg
 /// argument for a problem with one argument — so a loader can map it back to a file, line and
 /// column. When the problem is inside a shared evaluator that the rule reaches through `$ref`,
 /// ``evaluatorName`` names it and ``path`` is relative to that evaluator's rule.
-public struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertible {
+package struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertible {
     /// How serious a problem is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         /// The rule cannot be read: an unknown operator, a `$ref` to no evaluator or in a cycle,
         /// nesting too deep. A flag with such a rule reads `PARSE_ERROR`.
         case error
@@ -47,16 +47,16 @@ public struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertib
     }
 
     /// Whether the problem prevents compilation.
-    public let severity: Severity
+    package let severity: Severity
     /// Where the problem is, from the rule's root (or the named evaluator's root).
-    public let path: [TargetingPathComponent]
+    package let path: [TargetingPathComponent]
     /// The `$evaluators` entry the path is relative to, when the problem is inside one.
-    public let evaluatorName: String?
+    package let evaluatorName: String?
     /// What is wrong and, where it helps, how to fix it.
-    public let message: String
+    package let message: String
 
     /// Creates a problem.
-    public init(severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String) {
+    package init(severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String) {
         self.severity = severity
         self.path = path
         self.evaluatorName = evaluatorName
@@ -64,45 +64,45 @@ public struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertib
     }
 
     /// The location as text: `targeting.if[0].in` or `$evaluators.isStaff.ends_with[1]`.
-    public var pathDescription: String {
+    package var pathDescription: String {
         let root = evaluatorName.map { "$evaluators." + $0 } ?? "targeting"
         return root + path.map(\.description).joined()
     }
 
     /// The problem as `error: targeting.if[0].in: message`.
-    public var description: String { "\(severity.rawValue): \(pathDescription): \(message)" }
+    package var description: String { "\(severity.rawValue): \(pathDescription): \(message)" }
 }
 
 /// The error thrown by ``TargetingRule/init(compiling:evaluators:options:)`` when a rule has
 /// errors; it carries every problem found, warnings included.
-public struct TargetingCompileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TargetingCompileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// All problems, in the order they appear in the rule.
-    public let problems: [TargetingCompileProblem]
+    package let problems: [TargetingCompileProblem]
 
     /// Creates an error carrying `problems`.
-    public init(problems: [TargetingCompileProblem]) {
+    package init(problems: [TargetingCompileProblem]) {
         self.problems = problems
     }
 
     /// The problems with severity ``TargetingCompileProblem/Severity/error``.
-    public var errors: [TargetingCompileProblem] { problems.filter { $0.severity == .error } }
+    package var errors: [TargetingCompileProblem] { problems.filter { $0.severity == .error } }
 
     /// One problem per line.
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    package var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 
 /// A literal string a rule can evaluate to, such as a branch of `if` or a variant of
 /// `fractional`, with where it is written.
-public struct TargetingStringResult: Sendable, Hashable {
+package struct TargetingStringResult: Sendable, Hashable {
     /// The string the rule can return.
-    public let value: String
+    package let value: String
     /// Where the literal is, from the rule's root (or the named evaluator's root).
-    public let path: [TargetingPathComponent]
+    package let path: [TargetingPathComponent]
     /// The `$evaluators` entry the path is relative to, when the literal is inside one.
-    public let evaluatorName: String?
+    package let evaluatorName: String?
 
     /// Creates a result description.
-    public init(value: String, path: [TargetingPathComponent], evaluatorName: String? = nil) {
+    package init(value: String, path: [TargetingPathComponent], evaluatorName: String? = nil) {
         self.value = value
         self.path = path
         self.evaluatorName = evaluatorName
@@ -111,9 +111,9 @@ public struct TargetingStringResult: Sendable, Hashable {
 
 /// The outcome of ``TargetingRule/compile(_:evaluators:options:)``: the rule when it has no
 /// errors, and every problem found.
-public struct TargetingCompilation: Sendable {
+package struct TargetingCompilation: Sendable {
     /// The compiled rule, or `nil` when ``problems`` contains an error.
-    public let rule: TargetingRule?
+    package let rule: TargetingRule?
     /// Every error and warning, in the order they appear in the rule.
-    public let problems: [TargetingCompileProblem]
+    package let problems: [TargetingCompileProblem]
 }

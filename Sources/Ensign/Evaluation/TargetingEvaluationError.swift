@@ -12,15 +12,15 @@
 /// case .failure(let error): print("PARSE_ERROR:", error.message)
 /// }
 /// ```
-public struct TargetingEvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TargetingEvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed, naming the operator (`'+' needs numbers, not null`).
-    public let message: String
+    package let message: String
 
     /// Creates an error with `message`.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

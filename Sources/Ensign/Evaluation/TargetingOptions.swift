@@ -4,12 +4,12 @@
 /// let legacy = TargetingOptions(fractionalHashing: .v1)
 /// let rule = try TargetingRule(compiling: json, options: legacy)
 /// ```
-public struct TargetingOptions: Sendable, Hashable {
+package struct TargetingOptions: Sendable, Hashable {
     /// How `fractional` turns a hash into a bucket; flagd's current ``FractionalHashing/v2`` by default.
-    public var fractionalHashing: FractionalHashing
+    package var fractionalHashing: FractionalHashing
 
     /// Creates options; the defaults match current flagd.
-    public init(fractionalHashing: FractionalHashing = .v2) {
+    package init(fractionalHashing: FractionalHashing = .v2) {
         self.fractionalHashing = fractionalHashing
     }
 }
@@ -27,7 +27,7 @@ public struct TargetingOptions: Sendable, Hashable {
 /// default key as CBOR of `[flagKey, targetingKey]`), which its Python core implements and its
 /// Go daemon does not yet. It would be a third case here; it changes how the bucketing value
 /// is read as well as how it is hashed.
-public enum FractionalHashing: Sendable, Hashable, CaseIterable {
+package enum FractionalHashing: Sendable, Hashable, CaseIterable {
     /// flagd before the high-precision change: the hash read as a signed 32-bit integer,
     /// `abs(hash) / Int32.max * 100` compared with each variant's cumulative percentage
     /// (`100 * weight / totalWeight`). Fractional weights are truncated to integers.

@@ -27,13 +27,13 @@
 /// ])
 /// let variant = rule.evaluate(context: ["targetingKey": "user-42", "country": "FR"], flagKey: "newTransferFlow")
 /// ```
-public struct TargetingRule: Sendable {
+package struct TargetingRule: Sendable {
     /// The rule's JSON, as given.
-    public let source: JSONValue
+    package let source: JSONValue
     /// The options the rule was compiled with.
-    public let options: TargetingOptions
+    package let options: TargetingOptions
     /// Problems that did not prevent compilation (parts that always evaluate to `null`, …).
-    public let warnings: [TargetingCompileProblem]
+    package let warnings: [TargetingCompileProblem]
     /// The literal strings the rule can evaluate to — `if` branches, `fractional` variants,
     /// `and`/`or` operands, `var` fallbacks, constants — with where each is written, so a
     /// loader can check that each names a defined variant.
@@ -41,9 +41,9 @@ public struct TargetingRule: Sendable {
     /// Conservative: it lists only literals that can be results; strings computed at
     /// evaluation time (a `var` without fallback, `cat`, …) are not listed, and
     /// ``canReturnComputedStrings`` says whether there may be any.
-    public let possibleStringResults: [TargetingStringResult]
+    package let possibleStringResults: [TargetingStringResult]
     /// Whether the rule can also evaluate to strings not in ``possibleStringResults``.
-    public let canReturnComputedStrings: Bool
+    package let canReturnComputedStrings: Bool
 
     let expression: Expression
 
@@ -51,7 +51,7 @@ public struct TargetingRule: Sendable {
     ///
     /// - Throws: ``TargetingCompileError`` with every problem found when there is at least one
     ///   error; warnings alone do not throw and are kept in ``warnings``.
-    public init(
+    package init(
         compiling rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) throws(TargetingCompileError) {
         let compilation = Self.compile(rule, evaluators: evaluators, options: options)
@@ -75,7 +75,7 @@ public struct TargetingRule: Sendable {
     /// Compiles `rule` and returns the rule (when it has no errors) with every problem found.
     ///
     /// Use this when problems are reported rather than thrown, as a loader validating a file does.
-    public static func compile(
+    package static func compile(
         _ rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) -> TargetingCompilation {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
@@ -90,7 +90,7 @@ public struct TargetingRule: Sendable {
 
     /// Compiles every entry of `evaluators` on its own and returns their problems (paths relative
     /// to each evaluator), so a loader can report problems in evaluators no flag references.
-    public static func checkEvaluators(
+    package static func checkEvaluators(
         _ evaluators: [String: JSONValue], options: TargetingOptions = TargetingOptions()
     ) -> [TargetingCompileProblem] {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
@@ -108,7 +108,7 @@ public struct TargetingRule: Sendable {
     ///     the rule uses it).
     /// - Returns: the rule's value — usually a variant name — or `null` when no branch matched or
     ///   the evaluation failed (``result(context:flagKey:timestamp:)`` tells the two apart).
-    public func evaluate(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
+    package func evaluate(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
         -> JSONValue
     {
         let environment = EvaluationEnvironment(context: context, flagKey: flagKey, timestamp: timestamp)
@@ -124,7 +124,7 @@ public struct TargetingRule: Sendable {
     /// `targetingKey` and `$flagd` are read from `data` itself; `flagKey` is used for
     /// `fractional`'s default bucketing key when `data` has no `$flagd.flagKey`. A failed
     /// evaluation reads as `null` (``result(data:flagKey:)`` tells it apart).
-    public func evaluate(data: JSONValue, flagKey: String = "") -> JSONValue {
+    package func evaluate(data: JSONValue, flagKey: String = "") -> JSONValue {
         let environment = EvaluationEnvironment(data: data, flagKey: flagKey, timestamp: nil)
         do {
             return try expression.evaluate(in: .root, environment)
@@ -139,7 +139,7 @@ public struct TargetingRule: Sendable {
     /// reaches — and when the result holds `NaN` or an infinity, which flagd cannot send
     /// (`{"/": [1, 0]}`). A flag reads `PARSE_ERROR` for a failed evaluation. The parameters
     /// are those of ``evaluate(context:flagKey:timestamp:)``.
-    public func result(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
+    package func result(context: consuming EvaluationContext, flagKey: consuming String, timestamp: Int? = nil)
         -> Result<JSONValue, TargetingEvaluationError>
     {
         Self.outcome(
@@ -148,7 +148,7 @@ public struct TargetingRule: Sendable {
 
     /// Evaluates the rule with arbitrary JSON as its root data, telling a failure apart from
     /// `null` as ``result(context:flagKey:timestamp:)`` does.
-    public func result(data: JSONValue, flagKey: String = "") -> Result<JSONValue, TargetingEvaluationError> {
+    package func result(data: JSONValue, flagKey: String = "") -> Result<JSONValue, TargetingEvaluationError> {
         Self.outcome(of: expression, in: EvaluationEnvironment(data: data, flagKey: flagKey, timestamp: nil))
     }
 
@@ -189,7 +189,7 @@ public struct TargetingRule: Sendable {
     /// result holding one of them names its escaped form (`"a<b"` names `a\u003cb`): a variant
     /// whose name holds such a character is served only as the default variant. A computed
     /// negative zero names "-0".
-    public static func variantName(for result: JSONValue) -> String? {
+    package static func variantName(for result: JSONValue) -> String? {
         FlagdVariantName.name(for: result)
     }
 }

@@ -7,7 +7,7 @@
 /// problem resolves with an error code while the others work.
 ///
 /// ```swift
-/// let evaluator = FlagEvaluator(definitions: DefinitionLoader().loadDirectory("flags").definitions)
+/// let evaluator = FlagEvaluator(filesOf: context)
 /// let details = evaluator.details(
 ///     forKeyNamed: "transfers.newFlow", default: false,
 ///     context: EvaluationContext(targetingKey: "user-42", attributes: ["country": "FR"]))
@@ -18,10 +18,29 @@ public struct FlagEvaluator: Sendable {
     /// the same for every context, so evaluating it is a lookup.
     let staticSnapshot: ContextSnapshot
 
-    /// Creates an evaluator over `definitions`, for `environment`.
-    public init(
-        definitions: DefinitionSet, environment: String = "", environmentOverlay: Overlay? = nil,
-        deploymentOverlays: [Overlay] = []
+    /// Creates an evaluator over `definitions` (a context's ``AppContext/definitions``, say),
+    /// for `environment`'s inline values.
+    public init(definitions: DefinitionSet, environment: String = "") {
+        self.init(definitions: definitions, environment: environment, environmentOverlay: nil, deploymentOverlays: [])
+    }
+
+    /// Creates an evaluator over a context's files as they are now: its definitions, its
+    /// environment's overlay and its deployment files. Overrides, preferences, the fleet layer
+    /// and the context's own evaluation context do not apply: they are not files.
+    ///
+    /// ```swift
+    /// let evaluator = FlagEvaluator(filesOf: context)
+    /// ```
+    public init(filesOf context: AppContext) {
+        let inputs = context.store.snapshot().inputs
+        self.init(
+            definitions: inputs.layout.definitions, environment: inputs.environment,
+            environmentOverlay: inputs.environmentOverlay, deploymentOverlays: inputs.deploymentOverlays)
+    }
+
+    /// Creates an evaluator over `definitions` and overlays read by the package's loader.
+    package init(
+        definitions: DefinitionSet, environment: String, environmentOverlay: Overlay?, deploymentOverlays: [Overlay]
     ) {
         baseInputs = ContextInputs(
             layout: KeyLayout(definitions: definitions), environment: environment,

@@ -1,3 +1,4 @@
+import EnsignYAML
 import Synchronization
 
 /// The fixed part of a set of snapshots: which keys exist, in which slot each lives, their

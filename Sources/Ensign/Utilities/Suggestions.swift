@@ -1,7 +1,7 @@
 /// "Did you mean …?" suggestions for misspelt field names, keys and types.
-@_spi(Tooling) public enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -15,12 +15,12 @@
     }
 
     /// `; did you mean 'x'?` or the empty string.
-    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
         closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance over characters, with one row of memory.
-    public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let left = Array(lhs)
         let right = Array(rhs)
         if left.isEmpty { return right.count }

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 extension JSONValue {
     /// Equal when of the same kind with equal contents; strings are compared by their Unicode
     /// scalars, as flagd compares them, not by Swift's canonical equivalence:

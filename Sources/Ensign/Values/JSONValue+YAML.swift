@@ -1,7 +1,9 @@
+import EnsignYAML
+
 extension JSONValue {
     /// The value of a YAML node: scalars resolved with the core schema, mappings keyed by
     /// their keys' text.
-    public init(_ node: YAMLNode) {
+    package init(_ node: YAMLNode) {
         switch node.content {
         case .scalar:
             switch node.resolvedScalar {
@@ -24,7 +26,7 @@ extension JSONValue {
     }
 
     /// A YAML node for this value, for writing overlay files.
-    public var yamlNode: YAMLNode {
+    package var yamlNode: YAMLNode {
         switch self {
         case .null: return .null
         case .bool(let value): return .bool(value)

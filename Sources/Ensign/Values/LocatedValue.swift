@@ -1,12 +1,12 @@
 /// A value together with the place in a file where it was written.
-public struct LocatedValue: Sendable, Hashable {
+package struct LocatedValue: Sendable, Hashable {
     /// The value.
-    public var value: JSONValue
+    package var value: JSONValue
     /// Where it was written.
-    public var location: SourcePosition
+    package var location: SourcePosition
 
     /// Creates a located value.
-    public init(_ value: JSONValue, at location: SourcePosition) {
+    package init(_ value: JSONValue, at location: SourcePosition) {
         self.value = value
         self.location = location
     }

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 
 /// The `ensign` executable: finds the subcommand, parses its options and runs it.
 enum CommandLineTool {

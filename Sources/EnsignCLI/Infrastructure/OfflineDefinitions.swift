@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 import Foundation
 
 /// Loads definitions for offline evaluation (`eval`) from a directory or a file.
@@ -27,7 +27,7 @@ enum OfflineDefinitions {
         }
         return FlagEvaluator(
             definitions: loaded.definitions, environment: environment ?? "",
-            environmentOverlay: loaded.environmentOverlay)
+            environmentOverlay: loaded.environmentOverlay, deploymentOverlays: [])
     }
 
     static func load(_ path: String, environment: String?) -> Loaded {

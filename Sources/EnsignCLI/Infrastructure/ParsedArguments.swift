@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 
 /// A command line split into positional arguments, flags (`--json`) and options with values
 /// (`--env production` or `--env=production`), checked against what the command accepts.

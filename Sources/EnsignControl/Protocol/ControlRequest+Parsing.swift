@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 import EnsignJSON
 
 extension ControlRequest {

@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 
 /// Answers the operations that only read or write the app's context (everything but
 /// `watch`, `stop` and `status`, which need the server's connection state). Writes go

@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 
 /// One key and its value as etcd stores them, with its revisions.
 public struct EtcdKeyValue: Sendable, Hashable {

@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 import EnsignJSON
 
 /// Reads the JSON etcd's gateway answers with into EnsignFleet's models: key ranges, write

@@ -1,4 +1,4 @@
-@_spi(Sources) @_spi(Tooling) import Ensign
+@_spi(Sources) import Ensign
 
 /// Feeds a context's fleet layer (layer 4½, between deployment files and targeting) from
 /// etcd, and keeps it live: every instance of an app that watches the same prefix applies a

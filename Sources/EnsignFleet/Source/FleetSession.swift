@@ -1,4 +1,4 @@
-@_spi(Sources) @_spi(Tooling) import Ensign
+@_spi(Sources) import Ensign
 
 /// What the fleet source has done so far, for waiters.
 struct FleetProgress: Sendable {

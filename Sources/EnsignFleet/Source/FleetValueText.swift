@@ -1,5 +1,6 @@
 @_spi(Sources) import Ensign
 import EnsignJSON
+import EnsignYAML
 
 /// Reads a fleet value from the bytes etcd holds: JSON (`50`, `"name"`, `{"a": 1}`), or else
 /// YAML (`name`, `{ a: 1 }`), since JSON is YAML and people also write YAML by hand.

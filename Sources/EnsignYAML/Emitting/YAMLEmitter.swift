@@ -13,17 +13,17 @@ import CYAML
 /// // flags:
 /// //   beneficiaries.pageSize: 50
 /// ```
-public struct YAMLEmitter: Sendable {
+package struct YAMLEmitter: Sendable {
     /// Creates an emitter.
-    public init() {}
+    package init() {}
 
     /// The YAML text of a single document holding `node`.
-    public func text(for node: YAMLNode) throws(YAMLError) -> String {
+    package func text(for node: YAMLNode) throws(YAMLError) -> String {
         try text(forDocuments: [node])
     }
 
     /// The YAML text of a stream of documents (separated by `---` when there are several).
-    public func text(forDocuments nodes: [YAMLNode]) throws(YAMLError) -> String {
+    package func text(forDocuments nodes: [YAMLNode]) throws(YAMLError) -> String {
         let sink = OutputSink()
         var emitter = yaml_emitter_t()
         guard yaml_emitter_initialize(&emitter) == 1 else {

@@ -4,7 +4,7 @@
 /// any case are booleans, `null`, `~` and the empty scalar are null, decimal, `0x` and `0o`
 /// integers are ints, decimals with a fraction or exponent and `.inf`/`.nan` are doubles.
 /// Everything else, including `yes`, `no`, `on` and `off`, is a string.
-public enum ResolvedScalar: Sendable, Hashable {
+package enum ResolvedScalar: Sendable, Hashable {
     /// `null`, `~`, or nothing.
     case null
     /// `true` or `false`.
@@ -21,7 +21,7 @@ extension YAMLNode {
     /// The scalar resolved with the core schema, honouring explicit `!!str`, `!!int`, `!!float`,
     /// `!!bool` and `!!null` tags; `.string` for sequences and mappings is never returned:
     /// they resolve to `.null` only if empty scalars, so check ``content`` first.
-    public var resolvedScalar: ResolvedScalar {
+    package var resolvedScalar: ResolvedScalar {
         guard case .scalar(let text, let style) = content else { return .null }
         if let tag {
             return Self.resolve(text, forcedTag: tag)

@@ -3,23 +3,23 @@ extension YAMLNode {
     static let built = SourcePosition.unknown("<built>")
 
     /// A string scalar; it is written quoted when plain text would read back as another type.
-    public static func string(_ text: String) -> YAMLNode {
+    package static func string(_ text: String) -> YAMLNode {
         let style: ScalarStyle = needsQuotes(text) ? .doubleQuoted : .plain
         return YAMLNode(.scalar(text, style), location: built)
     }
 
     /// A boolean scalar (`true` / `false`).
-    public static func bool(_ value: Bool) -> YAMLNode {
+    package static func bool(_ value: Bool) -> YAMLNode {
         YAMLNode(.scalar(value ? "true" : "false", .plain), location: built)
     }
 
     /// An integer scalar.
-    public static func int(_ value: Int) -> YAMLNode {
+    package static func int(_ value: Int) -> YAMLNode {
         YAMLNode(.scalar(String(value), .plain), location: built)
     }
 
     /// A floating-point scalar that reads back as a double (`1.0`, `.inf`, `.nan`).
-    public static func double(_ value: Double) -> YAMLNode {
+    package static func double(_ value: Double) -> YAMLNode {
         let text: String
         if value.isNaN {
             text = ".nan"
@@ -34,22 +34,22 @@ extension YAMLNode {
     }
 
     /// A null scalar.
-    public static var null: YAMLNode {
+    package static var null: YAMLNode {
         YAMLNode(.scalar("null", .plain), location: built)
     }
 
     /// A sequence.
-    public static func sequence(_ elements: [YAMLNode]) -> YAMLNode {
+    package static func sequence(_ elements: [YAMLNode]) -> YAMLNode {
         YAMLNode(.sequence(elements), location: built)
     }
 
     /// A mapping with string keys, in the order given.
-    public static func mapping(_ entries: KeyValuePairs<String, YAMLNode>) -> YAMLNode {
+    package static func mapping(_ entries: KeyValuePairs<String, YAMLNode>) -> YAMLNode {
         mapping(entries.map { ($0.key, $0.value) })
     }
 
     /// A mapping with string keys, in the order given.
-    public static func mapping(_ entries: [(String, YAMLNode)]) -> YAMLNode {
+    package static func mapping(_ entries: [(String, YAMLNode)]) -> YAMLNode {
         YAMLNode(.mapping(entries.map { YAMLMappingEntry(key: .string($0.0), value: $0.1) }), location: built)
     }
 

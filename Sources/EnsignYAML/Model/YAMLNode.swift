@@ -11,9 +11,9 @@
 ///     print(entry.value.location)  // app.yaml:1:11
 /// }
 /// ```
-public struct YAMLNode: Sendable {
+package struct YAMLNode: Sendable {
     /// What the node holds.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// A scalar: its text exactly as written (after unescaping) and the style used.
         case scalar(String, ScalarStyle)
         /// A sequence of nodes.
@@ -23,7 +23,7 @@ public struct YAMLNode: Sendable {
     }
 
     /// The node's content.
-    public var content: Content
+    package var content: Content
     /// The explicit tag, rare, so boxed: a reference in every node costs less than a string.
     private var tagBox: TextBox?
     /// The position, compact: a parsed file has hundreds of thousands of nodes, so each one
@@ -31,19 +31,19 @@ public struct YAMLNode: Sendable {
     private var position: CompactPosition
 
     /// The explicit tag, expanded (`!!str` is `tag:yaml.org,2002:str`), or `nil` when none was written.
-    public var tag: String? {
+    package var tag: String? {
         get { tagBox?.text }
         set { tagBox = newValue.map(TextBox.init) }
     }
 
     /// Where the node starts.
-    public var location: SourcePosition {
+    package var location: SourcePosition {
         get { position.sourcePosition }
         set { position = CompactPosition(newValue) }
     }
 
     /// Creates a node.
-    public init(_ content: Content, tag: String? = nil, location: SourcePosition) {
+    package init(_ content: Content, tag: String? = nil, location: SourcePosition) {
         self.content = content
         self.tagBox = tag.map(TextBox.init)
         self.position = CompactPosition(location)
@@ -88,21 +88,21 @@ struct CompactPosition: Sendable {
 }
 
 /// One `key: value` pair of a mapping node.
-public struct YAMLMappingEntry: Sendable {
+package struct YAMLMappingEntry: Sendable {
     /// The key node (usually a plain scalar).
-    public var key: YAMLNode
+    package var key: YAMLNode
     /// The value node.
-    public var value: YAMLNode
+    package var value: YAMLNode
 
     /// Creates an entry.
-    public init(key: YAMLNode, value: YAMLNode) {
+    package init(key: YAMLNode, value: YAMLNode) {
         self.key = key
         self.value = value
     }
 }
 
 /// How a scalar was written; only plain scalars are resolved to null, bool, int or float.
-public enum ScalarStyle: Sendable, Hashable {
+package enum ScalarStyle: Sendable, Hashable {
     /// Unquoted.
     case plain
     /// In single quotes.
@@ -117,36 +117,36 @@ public enum ScalarStyle: Sendable, Hashable {
 
 extension YAMLNode {
     /// Whether this is a mapping.
-    public var isMapping: Bool {
+    package var isMapping: Bool {
         if case .mapping = content { return true }
         return false
     }
 
     /// The scalar's text, when this is a scalar.
-    public var scalarText: String? {
+    package var scalarText: String? {
         if case .scalar(let text, _) = content { return text }
         return nil
     }
 
     /// The entries, when this is a mapping.
-    public var mappingEntries: [YAMLMappingEntry]? {
+    package var mappingEntries: [YAMLMappingEntry]? {
         if case .mapping(let entries) = content { return entries }
         return nil
     }
 
     /// The elements, when this is a sequence.
-    public var sequenceElements: [YAMLNode]? {
+    package var sequenceElements: [YAMLNode]? {
         if case .sequence(let elements) = content { return elements }
         return nil
     }
 
     /// The first entry whose key is a scalar with this text. O(n) in the mapping's size.
-    public func entry(forKey key: String) -> YAMLMappingEntry? {
+    package func entry(forKey key: String) -> YAMLMappingEntry? {
         mappingEntries?.first { $0.key.scalarText == key }
     }
 
     /// A short name for the node's kind, for messages: "a mapping", "a sequence", "a string", "an int", …
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a sequence"

@@ -2,9 +2,9 @@
 ///
 /// Its description is one line in the form compilers use, so editors and CI can annotate
 /// it: `flags/app.yaml:3:5: error: found a tab character where indentation was expected`.
-public struct YAMLError: Error, Sendable, Hashable {
+package struct YAMLError: Error, Sendable, Hashable {
     /// What kind of problem it is, for code that reacts to specific problems.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// libyaml rejected the text (bad syntax, bad encoding, unterminated quote, …).
         case syntax
         /// The same key appears twice in one mapping.
@@ -18,14 +18,14 @@ public struct YAMLError: Error, Sendable, Hashable {
     }
 
     /// The kind of problem.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the problem is.
-    public var location: SourcePosition
+    package var location: SourcePosition
     /// What was wrong and, where possible, how to fix it.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, at location: SourcePosition, _ message: String) {
+    package init(_ kind: Kind, at location: SourcePosition, _ message: String) {
         self.kind = kind
         self.location = location
         self.message = message
@@ -34,5 +34,5 @@ public struct YAMLError: Error, Sendable, Hashable {
 
 extension YAMLError: CustomStringConvertible {
     /// `path:line:column: error: message`.
-    public var description: String { "\(location): error: \(message)" }
+    package var description: String { "\(location): error: \(message)" }
 }

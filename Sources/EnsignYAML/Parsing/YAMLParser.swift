@@ -15,22 +15,22 @@
 /// let documents = try parser.documents(from: "a: 1\n---\nb: 2\n", file: "two.yaml")
 /// print(documents.count)  // 2
 /// ```
-public struct YAMLParser: Sendable {
+package struct YAMLParser: Sendable {
     /// The bounds this parser enforces.
-    public var limits: YAMLLimits
+    package var limits: YAMLLimits
 
     /// Creates a parser with the given limits.
-    public init(limits: YAMLLimits = YAMLLimits()) {
+    package init(limits: YAMLLimits = YAMLLimits()) {
         self.limits = limits
     }
 
     /// Parses every document in `text`; `file` labels locations in nodes and errors.
-    public func documents(from text: String, file: String) throws(YAMLError) -> [YAMLNode] {
+    package func documents(from text: String, file: String) throws(YAMLError) -> [YAMLNode] {
         try documents(from: Array(text.utf8), file: file)
     }
 
     /// Parses every document in the UTF-8 (or UTF-16 with a byte-order mark) `bytes`.
-    public func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+    package func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
         guard bytes.count <= limits.maximumFileSize else {
             throw YAMLError(
                 .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
@@ -47,7 +47,7 @@ public struct YAMLParser: Sendable {
     ///
     /// Use it for `.json` files: it reads every string JSON allows (escaped surrogate pairs,
     /// U+007F–U+009F, U+FFFE), which libyaml does not.
-    public func documents(fromJSON bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+    package func documents(fromJSON bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
         guard bytes.count <= limits.maximumFileSize else {
             throw YAMLError(
                 .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
@@ -59,13 +59,13 @@ public struct YAMLParser: Sendable {
     }
 
     /// Parses a stream that must hold at most one document; returns `nil` for an empty stream.
-    public func document(from text: String, file: String) throws(YAMLError) -> YAMLNode? {
+    package func document(from text: String, file: String) throws(YAMLError) -> YAMLNode? {
         let all = try documents(from: text, file: file)
         return try single(all, file: file)
     }
 
     /// Reads and parses the file at `path`, checking its size before reading it.
-    public func documents(contentsOf path: String) throws(YAMLError) -> [YAMLNode] {
+    package func documents(contentsOf path: String) throws(YAMLError) -> [YAMLNode] {
         try documents(from: try readFile(at: path), file: path)
     }
 
@@ -78,7 +78,7 @@ public struct YAMLParser: Sendable {
 
     /// Reads a whole file with POSIX calls, refusing files over the size limit before
     /// allocating for them.
-    public func readFile(at path: String) throws(YAMLError) -> [UInt8] {
+    package func readFile(at path: String) throws(YAMLError) -> [UInt8] {
         try readFile(at: path, afterReading: nil)
     }
 

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignTestSupport
+import EnsignYAML
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import EnsignJSON
+import EnsignYAML
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import EnsignYAML
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import EnsignYAML
 import Foundation
 
 @_spi(Sources) @testable import Ensign

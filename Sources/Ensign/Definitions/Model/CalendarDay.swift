@@ -5,16 +5,16 @@
 #endif
 
 /// A day in the proleptic Gregorian calendar, as written `YYYY-MM-DD` in `expires:`.
-public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year.
-    public let year: Int
+    package let year: Int
     /// The month, 1–12.
-    public let month: Int
+    package let month: Int
     /// The day of the month, 1–31.
-    public let day: Int
+    package let day: Int
 
     /// Parses `YYYY-MM-DD`; `nil` when the text is not a real day.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
@@ -26,7 +26,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Today in UTC.
-    public static func today() -> CalendarDay {
+    package static func today() -> CalendarDay {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
@@ -43,10 +43,10 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String { String(format: Int32(year), Int32(month), Int32(day)) }
+    package var description: String { String(format: Int32(year), Int32(month), Int32(day)) }
 
     /// Earlier days sort first.
-    public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
+    package static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 }

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Every flag and preference an app defines, loaded from its definitions files.
 ///
 /// An immutable value: reloading produces a new set. Keys are unique across files and
@@ -15,7 +17,7 @@ public struct DefinitionSet: Sendable {
     /// The definitions in the order of ``keys``.
     public let orderedDefinitions: [FlagDefinition]
     /// Named targeting rules from `$evaluators:` in any file, shared by all files.
-    public let evaluators: [String: LocatedValue]
+    package let evaluators: [String: LocatedValue]
     /// The files the definitions came from, in load order.
     public let files: [String]
     /// Each key's index in ``keys``: also the key's slot in every snapshot, so a context's
@@ -24,7 +26,7 @@ public struct DefinitionSet: Sendable {
     let indexByKey: [ExactText: Int]
 
     /// Creates a set; when two definitions have the same key, the first is kept.
-    public init(definitions: [FlagDefinition], evaluators: [String: LocatedValue] = [:], files: [String] = []) {
+    package init(definitions: [FlagDefinition], evaluators: [String: LocatedValue] = [:], files: [String] = []) {
         var firstByKey: [ExactText: Int] = [:]
         firstByKey.reserveCapacity(definitions.count)
         for (position, definition) in definitions.enumerated() where firstByKey[ExactText(definition.key)] == nil {

@@ -1,7 +1,9 @@
+import EnsignYAML
+
 /// One flag or preference as declared in a definitions file: its type, default, constraints,
 /// per-environment values, variants and targeting, and where each came from.
 ///
-/// Definitions are immutable values produced by ``DefinitionLoader``. Both forms of the file
+/// Definitions are immutable values produced by the loader. Both forms of the file
 /// format produce the same model: the compact form (`type`, `default`) and flagd's long form
 /// (`state`, `variants`, `defaultVariant`, `targeting`).
 public struct FlagDefinition: Sendable {
@@ -21,7 +23,7 @@ public struct FlagDefinition: Sendable {
     public var type: FlagType { storage.type }
     /// The definition's default (layer 2 of the resolution order), or `nil` when a flagd
     /// flag has no `defaultVariant` and the code default applies.
-    public var defaultValue: LocatedValue? { storage.defaultValue }
+    package var defaultValue: LocatedValue? { storage.defaultValue }
     /// Named values (flagd variants), matched by exact name; empty for compact flags without `variants:`.
     public var variants: FlagVariants { storage.rules?.variants ?? .none }
     /// The variant the default comes from, for flags with variants.
@@ -29,9 +31,9 @@ public struct FlagDefinition: Sendable {
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
     public var isEnabled: Bool { storage.isEnabled }
     /// The targeting rule as written, when there is one.
-    public var targeting: LocatedValue? { storage.rules?.targeting }
+    package var targeting: LocatedValue? { storage.rules?.targeting }
     /// Values given inline under `environments:`, by environment name.
-    public var environmentValues: [String: LocatedValue] { storage.environmentValues }
+    package var environmentValues: [String: LocatedValue] { storage.environmentValues }
     /// Allowed values, from `enum:`.
     public var allowedValues: [JSONValue]? { storage.allowedValues }
     /// Inclusive lower bound, from `minimum:`.
@@ -43,7 +45,7 @@ public struct FlagDefinition: Sendable {
     /// Who owns it, from `owner:`.
     public var owner: String? { storage.owner }
     /// When it should be removed, from `expires:` (a `YYYY-MM-DD` day).
-    public var expires: CalendarDay? { storage.expires }
+    package var expires: CalendarDay? { storage.expires }
     /// Flag metadata with the file's flag-set metadata merged underneath.
     public var metadata: [String: JSONValue] { storage.metadata }
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
@@ -55,7 +57,7 @@ public struct FlagDefinition: Sendable {
     /// at exact positions; dropped afterwards so a loaded set does not hold YAML trees.
     var targetingNode: YAMLNode? { storage.rules?.targetingNode }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it compiles.
-    public var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
+    package var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
     public var targetingProblem: String? { storage.rules?.targetingProblem }
     /// Why the flag cannot be served as its file configures it — a `defaultVariant` that names
@@ -172,13 +174,13 @@ extension FlagDefinition {
     }
 
     /// The type and constraints values for this key must meet.
-    public var rules: ValueRules {
+    package var rules: ValueRules {
         ValueRules(type: type, allowedValues: allowedValues, minimum: minimum, maximum: maximum)
     }
 
     /// The value converted to this key's type, or why it is not acceptable (wrong type, not
     /// in `enum`, out of bounds).
-    public func check(_ value: JSONValue) -> Result<JSONValue, ValueProblem> {
+    package func check(_ value: JSONValue) -> Result<JSONValue, ValueProblem> {
         rules.check(value)
     }
 }

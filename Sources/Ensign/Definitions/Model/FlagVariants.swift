@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// A flag's named values (flagd's `variants`), in file order, looked up by exact name.
 ///
 /// Names are matched by their Unicode scalars, as flagd matches them: `"é"` and `"e\u{301}"`

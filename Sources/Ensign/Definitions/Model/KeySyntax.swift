@@ -10,15 +10,15 @@
 /// A namespace or environment name is dot-separated segments of letters, digits, `_` and
 /// `-`, each starting with a letter, digit or `_`: `beneficiaries`, `v2.rollout_pct`; not
 /// `.hidden`, `a..b` or `has space`.
-public enum KeySyntax {
+package enum KeySyntax {
     /// Why `key` cannot be a flag key, or `nil` when it can: only the empty key is refused
     /// (flagd's daemon drops it too).
-    public static func flagKeyProblem(_ key: some StringProtocol) -> String? {
+    package static func flagKeyProblem(_ key: some StringProtocol) -> String? {
         key.isEmpty ? "a key cannot be empty" : nil
     }
 
     /// Whether `name` is a valid namespace or environment name.
-    public static func isValid(_ key: some StringProtocol) -> Bool {
+    package static func isValid(_ key: some StringProtocol) -> Bool {
         guard !key.isEmpty else { return false }
         var segmentStart = true
         for byte in key.utf8 {

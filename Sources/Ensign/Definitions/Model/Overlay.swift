@@ -7,31 +7,31 @@
 /// preferences:
 ///   appearance.darkMode: true
 /// ```
-public struct Overlay: Sendable {
+package struct Overlay: Sendable {
     /// The file the values came from (or a label for in-memory overlays).
-    public let source: String
+    package let source: String
     /// Flag values by full key.
-    public var flags: [String: LocatedValue]
+    package var flags: [String: LocatedValue]
     /// Preference values by full key.
-    public var preferences: [String: LocatedValue]
+    package var preferences: [String: LocatedValue]
     /// Values under `flags:` for keys that no definition declares: not applied, but kept so
     /// that rewriting the file (preferences, persisted overrides) does not lose them.
-    public var ignoredFlags: [String: LocatedValue] = [:]
+    package var ignoredFlags: [String: LocatedValue] = [:]
     /// Values under `preferences:` for keys that no definition declares.
-    public var ignoredPreferences: [String: LocatedValue] = [:]
+    package var ignoredPreferences: [String: LocatedValue] = [:]
 
     /// Creates an overlay.
-    public init(source: String, flags: [String: LocatedValue] = [:], preferences: [String: LocatedValue] = [:]) {
+    package init(source: String, flags: [String: LocatedValue] = [:], preferences: [String: LocatedValue] = [:]) {
         self.source = source
         self.flags = flags
         self.preferences = preferences
     }
 
     /// Whether the overlay sets nothing.
-    public var isEmpty: Bool { flags.isEmpty && preferences.isEmpty }
+    package var isEmpty: Bool { flags.isEmpty && preferences.isEmpty }
 
     /// The value for `key` from the section matching `kind`.
-    public func value(for key: String, kind: FlagDefinition.Kind) -> LocatedValue? {
+    package func value(for key: String, kind: FlagDefinition.Kind) -> LocatedValue? {
         kind == .flag ? flags[key] : preferences[key]
     }
 }

@@ -1,11 +1,11 @@
 /// The syntax of `swiftType:`: dot-separated Swift identifiers (ASCII letters, digits and `_`,
 /// not starting with a digit), such as `Banner` or `Wallet.Banner`.
-public enum SwiftTypeName {
+package enum SwiftTypeName {
     /// The regular expression a `swiftType:` value matches.
-    public static let pattern = #"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"#
+    package static let pattern = #"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"#
 
     /// Whether `text` is a valid `swiftType:` value.
-    public static func isValid(_ text: some StringProtocol) -> Bool {
+    package static func isValid(_ text: some StringProtocol) -> Bool {
         guard !text.isEmpty else { return false }
         return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { segment in
             guard let first = segment.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {

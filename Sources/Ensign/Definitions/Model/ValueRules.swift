@@ -4,18 +4,18 @@
 /// let rules = ValueRules(type: .int, minimum: 5, maximum: 100)
 /// rules.check(.int(500))  // .failure(.aboveMaximum(500, maximum: 100))
 /// ```
-public struct ValueRules: Sendable, Hashable {
+package struct ValueRules: Sendable, Hashable {
     /// The value type.
-    public var type: FlagType
+    package var type: FlagType
     /// Allowed values, from `enum:`.
-    public var allowedValues: [JSONValue]?
+    package var allowedValues: [JSONValue]?
     /// Inclusive lower bound.
-    public var minimum: Double?
+    package var minimum: Double?
     /// Inclusive upper bound.
-    public var maximum: Double?
+    package var maximum: Double?
 
     /// Creates rules.
-    public init(type: FlagType, allowedValues: [JSONValue]? = nil, minimum: Double? = nil, maximum: Double? = nil) {
+    package init(type: FlagType, allowedValues: [JSONValue]? = nil, minimum: Double? = nil, maximum: Double? = nil) {
         self.type = type
         self.allowedValues = allowedValues
         self.minimum = minimum
@@ -23,7 +23,7 @@ public struct ValueRules: Sendable, Hashable {
     }
 
     /// The value converted to the type (an int is a valid double), or why it is not acceptable.
-    public func check(_ value: JSONValue) -> Result<JSONValue, ValueProblem> {
+    package func check(_ value: JSONValue) -> Result<JSONValue, ValueProblem> {
         guard let converted = type.coerce(value) else {
             return .failure(.wrongType(expected: type, found: value))
         }

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Whether a configuration file declares keys (definitions) or sets values for them (an overlay).
 ///
 /// Inside a definitions directory the place decides: top-level files are definitions and
@@ -6,7 +8,7 @@
 /// `namespace`, `$evaluators`, `$schema` or `metadata` at the top, or when an entry under
 /// `flags:`/`preferences:` is a mapping with a definition field (`type`, `default`,
 /// `variants`, `state`, `defaultVariant`). Give definitions files `version: 1` to be explicit.
-public enum ConfigFileKind: String, Sendable, Hashable {
+package enum ConfigFileKind: String, Sendable, Hashable {
     /// Declares flags and preferences.
     case definitions
     /// Sets values for keys declared elsewhere.
@@ -16,7 +18,7 @@ public enum ConfigFileKind: String, Sendable, Hashable {
     static let definitionFields: Set = ["type", "default", "variants", "state", "defaultVariant"]
 
     /// The kind of a parsed document, by the rule above.
-    public init(detecting root: YAMLNode) {
+    package init(detecting root: YAMLNode) {
         guard let entries = root.mappingEntries else {
             self = .definitions
             return

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Gathers the definitions of several files, reporting keys and evaluators defined twice.
 struct DefinitionCollector {
     var definitions: [FlagDefinition] = []

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 extension DefinitionEntryReader {
     /// The default value and variant: `default:` for compact flags, `defaultVariant:` with
     /// variants. A `defaultVariant` that names no variant is an error confined to its flag

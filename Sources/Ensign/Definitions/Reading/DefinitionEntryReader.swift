@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Reads one `key: { fields… }` entry of `flags:` or `preferences:` into a ``FlagDefinition``.
 ///
 /// The compact form (`type`, `default`) and flagd's long form (`state`, `variants`,

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Reads one definitions document (`version`, `namespace`, `flags`, `preferences`,
 /// `$evaluators`, `metadata`) into ``FlagDefinition`` values, reporting every problem
 /// instead of stopping at the first.

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Loads definitions and overlays from files or in-memory sources, collecting every problem.
 ///
 /// This is the basic operation: a context loads through it, and ``ConfigValidator`` (what
@@ -13,16 +15,16 @@
 /// for diagnostic in loaded.diagnostics { print(diagnostic) }
 /// let overlay = loaded.environmentOverlay
 /// ```
-public struct DefinitionLoader: Sendable {
+package struct DefinitionLoader: Sendable {
     /// The YAML limits applied to every file.
-    public var limits: YAMLLimits
+    package var limits: YAMLLimits
     /// The day `expires:` is compared with.
-    public var today: CalendarDay
+    package var today: CalendarDay
     /// How targeting rules are compiled (for example, which `fractional` hashing to use).
-    public var targetingOptions: TargetingOptions
+    package var targetingOptions: TargetingOptions
 
     /// Creates a loader.
-    public init(
+    package init(
         limits: YAMLLimits = YAMLLimits(), today: CalendarDay = .today(),
         targetingOptions: TargetingOptions = TargetingOptions()
     ) {
@@ -35,10 +37,10 @@ public struct DefinitionLoader: Sendable {
     /// reported: a warning by default (`validate --strict` fails on it); an error for a
     /// running context's reload, where an emptied file is far more often a half-written one
     /// than a wish to remove every value.
-    public var emptyOverlaySeverity: Diagnostic.Severity = .warning
+    package var emptyOverlaySeverity: Diagnostic.Severity = .warning
 
     /// The file extensions read from a directory.
-    public static let fileExtensions = ["yaml", "yml", "json"]
+    package static let fileExtensions = ["yaml", "yml", "json"]
 
     /// Loads a definitions directory's definitions and, when `environment` is given, that
     /// environment's overlay: only what a context for it resolves.
@@ -53,7 +55,7 @@ public struct DefinitionLoader: Sendable {
     ///   - checksEnvironment: whether an environment no file mentions is an error
     ///     (a running context's reload passes `false`: its environment was checked at
     ///     start-up, and an environment file deleted since is a removal of its values).
-    public func loadDirectory(
+    package func loadDirectory(
         _ path: String, environment: String? = nil, checksEnvironment: Bool = true
     ) -> DirectoryLoadResult {
         guard ConfigDirectory.isDirectory(path) else {
@@ -131,7 +133,7 @@ public struct DefinitionLoader: Sendable {
     }
 
     /// Loads definitions from sources (files already read, or in-memory text).
-    public func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
+    package func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
         var parsed: [ParsedFile] = []
         for source in sources {
@@ -213,7 +215,7 @@ public struct DefinitionLoader: Sendable {
     }
 
     /// Reads an overlay and checks its values against `definitions`.
-    public func readOverlay(_ source: ConfigSource, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
+    package func readOverlay(_ source: ConfigSource, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
         do {
             return readOverlay(ParsedFile(name: source.name, documents: try parse(source)), definitions: definitions)
         } catch {

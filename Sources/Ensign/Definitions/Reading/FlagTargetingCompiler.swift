@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Compiles each flag's targeting against the shared `$evaluators` while definitions load, and
 /// reports problems at their file positions: rules that cannot be read (unknown operators,
 /// `$ref` to an unknown evaluator), parts that look wrong though flagd evaluates them (a wrong

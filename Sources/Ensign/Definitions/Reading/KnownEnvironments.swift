@@ -12,13 +12,13 @@
 /// known.problem(with: "prod", at: .unknown("flags"), ownFile: "environments/prod.yaml")
 /// // flags: error: environment 'prod' is not mentioned by any file (…); … did you mean 'production'?
 /// ```
-@_spi(Tooling) public struct KnownEnvironments: Sendable {
+package struct KnownEnvironments: Sendable {
     /// Every environment mentioned.
-    public let names: Set<String>
+    package let names: Set<String>
 
     /// The environments that overlays named `overlayNames` and the definitions' inline
     /// `environments:` values mention.
-    public init(definitions: DefinitionSet, overlayNames: some Sequence<String>) {
+    package init(definitions: DefinitionSet, overlayNames: some Sequence<String>) {
         var names = Set(overlayNames)
         for definition in definitions.orderedDefinitions { names.formUnion(definition.environmentValues.keys) }
         self.names = names
@@ -31,7 +31,7 @@
     ///   - ownFile: how the environment's own overlay would be given, for the message.
     ///   - alsoAccepted: names accepted without being mentioned (`test` for in-memory contexts);
     ///     they do not count as mentions.
-    public func problem(
+    package func problem(
         with environment: String, at location: SourcePosition, ownFile: String, alsoAccepted: Set<String> = []
     ) -> Diagnostic? {
         guard !names.isEmpty, !names.contains(environment), !alsoAccepted.contains(environment) else { return nil }

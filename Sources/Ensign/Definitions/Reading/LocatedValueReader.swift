@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Reads a YAML node as a value for a key, the one way every file kind does it: core-schema
 /// scalars, YAML 1.1 boolean words accepted with a warning where a bool is expected, and the
 /// key's rules checked, each problem reported at the node's position.

@@ -1,3 +1,5 @@
+import EnsignYAML
+
 /// Reads an overlay document (`flags:` and `preferences:` with full keys) and checks each
 /// value against the definitions: type, `enum`, bounds, and flag-versus-preference section.
 ///

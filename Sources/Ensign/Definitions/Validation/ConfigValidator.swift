@@ -11,12 +11,12 @@
 /// report.diagnostics.forEach { print($0) }
 /// print(report.summary)  // 7 keys in 3 definitions files, 4 overlays: 1 error, 0 warnings
 /// ```
-public struct ConfigValidator: Sendable {
+package struct ConfigValidator: Sendable {
     /// The loader used for every file.
-    public var loader: DefinitionLoader
+    package var loader: DefinitionLoader
 
     /// Creates a validator.
-    public init(loader: DefinitionLoader = DefinitionLoader()) {
+    package init(loader: DefinitionLoader = DefinitionLoader()) {
         self.loader = loader
     }
 
@@ -33,7 +33,7 @@ public struct ConfigValidator: Sendable {
     ///   - environment: when given, only that environment's overlay is checked in each
     ///     directory, and it must be an environment the files mention; otherwise every
     ///     `environments/*.yaml` is checked.
-    public func validate(paths: [String], environment: String? = nil) -> ValidationReport {
+    package func validate(paths: [String], environment: String? = nil) -> ValidationReport {
         var diagnostics: [Diagnostic] = []
         var definitionFiles: [DefinitionLoader.ParsedFile] = []
         var overlayFiles: [OverlayFile] = []

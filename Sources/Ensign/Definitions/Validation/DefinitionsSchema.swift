@@ -9,12 +9,12 @@
 ///
 /// The schema checks structure (fields, types, key syntax); ``DefinitionLoader`` checks the
 /// rest (defaults against types and bounds, variants, duplicate keys, targeting).
-public enum DefinitionsSchema {
+package enum DefinitionsSchema {
     /// The regular expression every key and namespace matches.
-    public static let keyPattern = #"^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_][A-Za-z0-9_-]*)*$"#
+    package static let keyPattern = #"^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_][A-Za-z0-9_-]*)*$"#
 
     /// The schema document.
-    public static var document: JSONValue {
+    package static var document: JSONValue {
         [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://github.com/ensign-flags/ensign/schemas/definitions-v1.json",

@@ -1,23 +1,23 @@
 /// What ``ConfigValidator`` found.
-public struct ValidationReport: Sendable {
+package struct ValidationReport: Sendable {
     /// Every problem, in reading order.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The combined definitions.
-    public var definitions: DefinitionSet
+    package var definitions: DefinitionSet
     /// The definitions files read.
-    public var definitionFiles: [String]
+    package var definitionFiles: [String]
     /// The overlays read, in the order of the paths given.
-    public var overlays: [Overlay]
+    package var overlays: [Overlay]
     /// The environment overlays among them (`environments/<name>.yaml` in a directory), by name.
-    public var environments: [String: Overlay]
+    package var environments: [String: Overlay]
 
     /// How many errors there are.
-    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+    package var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
     /// How many warnings there are.
-    public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    package var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
 
     /// One line: what was checked and what was found.
-    public var summary: String {
+    package var summary: String {
         let flags = definitions.orderedDefinitions.filter { $0.kind == .flag }.count
         let preferences = definitions.count - flags
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
