@@ -9,43 +9,41 @@ import EnsignFleet
 #endif
 
 /// `ensign demo`: the sample banking app, with a control server to drive it from another terminal.
-enum DemoCommand: Command {
-    static let name = "demo"
-    static let summary = "Run the sample banking app: modules re-render only when their keys change."
-    static let synopsis =
-        "demo [--flags DIR] [--env E] [--socket PATH] [--state DIR] [--etcd URL[,URL…] --etcd-prefix P]"
-    static let details = """
-        Builds one AppContext from the definitions directory, injects scoped contexts into
-        three modules (beneficiaries, transfers, settings) and prints a module again when,
-        and only when, one of its keys changes, with the cause from the change log. It
-        starts a control server, so another terminal can drive it:
+enum DemoCommand {
+    static let specification = CommandSpecification(
+        name: "demo", summary: "Run the sample banking app: modules re-render only when their keys change.",
+        discussion: """
+            Builds one AppContext from the definitions directory, injects scoped contexts into
+            three modules (beneficiaries, transfers, settings) and prints a module again when,
+            and only when, one of its keys changes, with the cause from the change log. It
+            starts a control server, so another terminal can drive it:
 
-          ensign menu                                  the interactive debug menu
-          ensign toggle beneficiaries.showPendingList
-          ensign set appearance.darkMode true
-          ensign explain beneficiaries.pageSize
+              ensign menu                                  the interactive debug menu
+              ensign toggle beneficiaries.showPendingList
+              ensign set appearance.darkMode true
+              ensign explain beneficiaries.pageSize
 
-        Editing a file under --flags reloads it live. Ctrl-C stops the demo.
-
-        options:
-          --flags DIR     the definitions directory (default: flags)
-          --env E         the environment, one the flags mention (default: $ENSIGN_ENV,
-                          else development)
-          --socket PATH   the control socket (default: <runtime dir>/demo.<pid>.sock)
-          --state DIR     where preferences and persisted overrides are saved; a
-                          directory of your own that no other user can write to
-                          (default: $XDG_STATE_HOME/ensign/demo, else
-                          ~/.local/state/ensign/demo)
-          --etcd URLS     join a fleet: etcd endpoints (comma-separated); values under the
-                          prefix form the fleet layer, so `ensign fleet set` reaches every
-                          demo started with the same prefix
-          --etcd-prefix P the fleet's key prefix (default: /ensign/demo/)
-        """
-    static let flags: Set<String> = []
-    static let options: Set = ["flags", "env", "socket", "state", "etcd", "etcd-prefix"]
+            Editing a file under --flags reloads it live. Ctrl-C stops the demo.
+            """,
+        options: [
+            .value("flags", "DIR", "the definitions directory (default: flags)"),
+            .value(
+                "env", "E",
+                "the environment, one the flags mention (default: $ENSIGN_ENV, else development)"),
+            .value("socket", "PATH", "the control socket (default: <runtime dir>/demo.<pid>.sock)"),
+            .value(
+                "state", "DIR",
+                "where preferences and persisted overrides are saved; a directory of your own that no other user"
+                    + " can write to (default: $XDG_STATE_HOME/ensign/demo, else ~/.local/state/ensign/demo)"),
+            .value(
+                "etcd", "URL[,URL…]",
+                "join a fleet: etcd endpoints (comma-separated); values under the prefix form the fleet layer, so"
+                    + " `ensign fleet set` reaches every demo started with the same prefix"),
+            .value("etcd-prefix", "P", "the fleet's key prefix (default: /ensign/demo/)"),
+        ],
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments") }
         guard let state = arguments.option("state") ?? AppContextConfiguration.defaultStateDirectory(forApp: "demo")
         else {
             throw UsageError("no state directory: set XDG_STATE_HOME or HOME, or pass --state DIR")

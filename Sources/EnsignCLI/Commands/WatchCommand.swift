@@ -9,26 +9,23 @@ import Synchronization
 #endif
 
 /// `ensign watch`: streams a running app's changes until interrupted.
-enum WatchCommand: Command {
-    static let name = "watch"
-    static let summary = "Stream a running app's changes (all keys, or the keys given) until interrupted."
-    static let synopsis = "watch [KEY…] [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        Prints one line per changed key: the time, the key, old → new, and the cause. Stops
-        on Ctrl-C (exit status 0) or when the app stops (exit status 1). When this terminal
-        reads more slowly than the app changes, the app drops events and says how many.
-
-        options:
-          --json   print each event as one JSON line, as the control protocol sends it
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign watch
-          ensign watch beneficiaries.showPendingList beneficiaries.pageSize --json
-        """
-    static let flags: Set = ["json"]
-    static let options = LiveTarget.options
+enum WatchCommand {
+    static let specification = CommandSpecification(
+        name: "watch", summary: "Stream a running app's changes (all keys, or the keys given) until interrupted.",
+        arguments: "[KEY…]",
+        discussion: """
+            Prints one line per changed key: the time, the key, old → new, and the cause. Stops
+            on Ctrl-C (exit status 0) or when the app stops (exit status 1). When this terminal
+            reads more slowly than the app changes, the app drops events and says how many.
+            """,
+        options: [.json("print each event as one JSON line, as the control protocol sends it")],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign watch
+              ensign watch beneficiaries.showPendingList beneficiaries.pageSize --json
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let client = try LiveTarget.connect(arguments)
