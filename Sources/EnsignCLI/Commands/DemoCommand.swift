@@ -2,12 +2,6 @@ import Ensign
 import EnsignControl
 import EnsignFleet
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `ensign demo`: the sample banking app, with a control server to drive it from another terminal.
 enum DemoCommand {
     static let specification = CommandSpecification(
@@ -78,7 +72,7 @@ enum DemoCommand {
         printBanner(context: context, socket: server.socketPath, console: &console)
         console.flush()
         app.renderAll()
-        waitForTermination()
+        Interruption.waitForTermination()
         fleet?.stop()
         server.stop()
         try? context.flush()
@@ -89,7 +83,7 @@ enum DemoCommand {
     /// `$ENSIGN_ENV`, else `development`: the demo is a development tool, unlike an app, whose
     /// fail-safe default is `production`. Either must be an environment the flags mention.
     static func defaultEnvironment() -> String {
-        guard let value = getenv("ENSIGN_ENV").map({ String(cString: $0) }), !value.isEmpty else {
+        guard let value = ProcessEnvironment.value("ENSIGN_ENV"), !value.isEmpty else {
             return "development"
         }
         return value
@@ -103,16 +97,5 @@ enum DemoCommand {
         console.print(
             "                        ensign set appearance.darkMode true   ·   ensign explain beneficiaries.pageSize")
         console.print("Edit the YAML under the flags directory to see a live reload. Ctrl-C stops the demo.\n")
-    }
-
-    /// Blocks until SIGINT or SIGTERM; observers keep running on their own threads meanwhile.
-    static func waitForTermination() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        var received: Int32 = 0
-        sigwait(&signals, &received)
     }
 }

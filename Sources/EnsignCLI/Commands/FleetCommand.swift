@@ -1,12 +1,6 @@
 @_spi(Tooling) import Ensign
 import EnsignFleet
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `ensign fleet list|get|set|reset`: reads and writes the fleet layer in etcd, checked
 /// against the definitions. Each subcommand declares only the options it uses.
 enum FleetCommand {
@@ -123,7 +117,7 @@ enum FleetCommand {
         }
         var configuration = EtcdConfiguration(endpoints: endpoints, keyPrefix: prefix)
         if let user = arguments.option("user") {
-            let password = getenv("ENSIGN_ETCD_PASSWORD").map { String(cString: $0) } ?? ""
+            let password = ProcessEnvironment.value("ENSIGN_ETCD_PASSWORD") ?? ""
             configuration.credentials = EtcdCredentials(username: user, password: password)
         }
         let definitions = try directory.map { try loadDefinitions($0, console: &console) }

@@ -1,12 +1,5 @@
 import Ensign
 import EnsignControl
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `ensign watch`: streams a running app's changes until interrupted.
 enum WatchCommand {
@@ -75,35 +68,5 @@ enum WatchCommand {
             console.print(
                 console.styled("… \(count) change event\(count == 1 ? "" : "s") dropped (reading too slowly)", .yellow))
         }
-    }
-}
-
-/// `SIGINT` and `SIGTERM` set a flag instead of killing the process, so `watch` can end
-/// cleanly with exit status 0. The handler is installed without `SA_RESTART`, so a wait on the
-/// thread that receives the signal returns at once; `watch` also wakes every 250 ms to look at
-/// the flag, since the signal may go to another thread.
-enum Interruption {
-    private static let flag = Atomic<Bool>(false)
-
-    static var hasOccurred: Bool { flag.load(ordering: .relaxed) }
-
-    static func install() {
-        var action = sigaction()
-        #if os(Linux)
-            action.__sigaction_handler.sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
-        #else
-            action.__sigaction_u.__sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
-        #endif
-        action.sa_flags = 0
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        // A parent may have started this process with the signals blocked (some process
-        // launchers pass their own mask on); unblock them, or Ctrl-C would never arrive.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }
