@@ -26,6 +26,7 @@ enum CompletionsCommand {
         (command.options.map { "--" + $0.name } + ["--help"]).sorted()
     }
 
+    /// The bash script: command names, then a command's options (or its subcommands, then theirs).
     static var bash: String {
         let names = (CommandLineTool.commands.map(\.name) + ["help"]).joined(separator: " ")
         let cases = CommandLineTool.commands.map { command in
@@ -69,13 +70,14 @@ enum CompletionsCommand {
             """
     }
 
+    /// The zsh script: command names with their summaries, then options with their help.
     static var zsh: String {
         let commands = CommandLineTool.commands.map { "        '\($0.name):\($0.summary.zshQuoted)'" }
         let cases = CommandLineTool.commands.map { command in
             guard !command.subcommands.isEmpty else {
                 return "        \(command.name)) \(zshArguments(command)) ;;"
             }
-            let names = command.subcommands.map { "'\($0.name)[\($0.summary.zshQuoted)]'" }
+            let names = command.subcommands.map { "'\($0.name)[\($0.summary.zshExplanation)]'" }
             let subcommands = command.subcommands.map { "                \($0.name)) \(zshArguments($0)) ;;" }
             return """
                         \(command.name))
@@ -114,16 +116,24 @@ enum CompletionsCommand {
         let options = command.options.map { option in
             let repeated = option.isRepeatable ? "*" : ""
             let value = option.isFlag ? "" : ":\(option.name):_files"
-            return "'\(repeated)--\(option.name)\(value.isEmpty ? "" : "=")[\(option.help.zshQuoted)]\(value)'"
+            return "'\(repeated)--\(option.name)\(value.isEmpty ? "" : "=")[\(option.help.zshExplanation)]\(value)'"
         }
         return "_arguments " + (options + ["'--help[print help]'", "'*:file:_files'"]).joined(separator: " ")
     }
 }
 
 extension String {
-    /// The text for a single-quoted zsh word inside `[…]` or a description: without quotes,
-    /// brackets or colons, which would end the word or the field.
+    /// The text for a single-quoted zsh word: without single quotes, which would end it.
     fileprivate var zshQuoted: String {
-        String(filter { !"'[]:".contains($0) })
+        String(filter { $0 != "'" })
+    }
+
+    /// The text for a `[…]` explanation in a single-quoted zsh word: brackets escaped, which
+    /// `_arguments` and `_values` would otherwise take for the explanation's end.
+    fileprivate var zshExplanation: String {
+        zshQuoted.reduce(into: "") { text, character in
+            if character == "[" || character == "]" { text.append("\\") }
+            text.append(character)
+        }
     }
 }
