@@ -19,6 +19,7 @@ enum FleetCommand {
             """,
         subcommands: [list, get, set, reset])
 
+    /// `fleet list`: every value under the prefix; `--flags` adds whether the apps apply it.
     static let list = CommandSpecification(
         name: "list", summary: "Print every fleet value under the prefix, with its revision.",
         options: [
@@ -31,6 +32,7 @@ enum FleetCommand {
                 .list(console: &console)
         })
 
+    /// `fleet get KEY`: one value and its revision.
     static let get = CommandSpecification(
         name: "get", summary: "Print one key's fleet value and revision (exit 1 when it has none).", arguments: "KEY",
         options: [
@@ -44,6 +46,7 @@ enum FleetCommand {
                 .get(key, console: &console)
         })
 
+    /// `fleet set KEY VALUE`: a checked write, compare-and-swap with `--if-revision`.
     static let set = CommandSpecification(
         name: "set", summary: "Write a key's fleet value.", arguments: "KEY VALUE",
         discussion: "VALUE is JSON, else YAML, else plain text ('50', 'true', 'name', '{\"a\": 1}').",
@@ -59,6 +62,7 @@ enum FleetCommand {
                 .set(arguments.positionals[0], to: arguments.positionals[1], ifRevision: revision, console: &console)
         })
 
+    /// `fleet reset KEY | --all`: deletes, compare-and-swap with `--if-revision`.
     static let reset = CommandSpecification(
         name: "reset", summary: "Remove a key's fleet value (or every one), so the lower layers decide it again.",
         arguments: "(KEY | --all)",
@@ -134,14 +138,5 @@ enum FleetCommand {
         }
         guard !loaded.diagnostics.containsErrors else { throw FleetCommandError("the definitions have errors") }
         return loaded.definitions
-    }
-}
-
-/// A failure already explained on standard error.
-struct FleetCommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }
