@@ -150,8 +150,7 @@ final class FileWatcher: Sendable {
 
     private func makePollTimer(every interval: Duration) -> any DispatchSourceProtocol {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let milliseconds = Int(
-            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(interval.wholeMilliseconds)
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 10)))
         timer.setEventHandler { [weak self] in self?.check(force: false) }
         return timer

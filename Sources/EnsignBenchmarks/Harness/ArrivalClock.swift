@@ -1,4 +1,5 @@
 import Dispatch
+import Ensign
 
 /// Records when an observer ran; the measuring thread waits for the next arrival.
 final class ArrivalClock: Sendable {
@@ -12,7 +13,7 @@ final class ArrivalClock: Sendable {
 
     /// Nanoseconds from `start` to the next arrival.
     func wait(since start: ContinuousClock.Instant, timeout: Duration = .seconds(2)) throws -> Double {
-        guard arrivals.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .success,
+        guard arrivals.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success,
             let arrival = times.removeFirst()
         else { throw BenchmarkFailure("the observer did not run within \(timeout)") }
         return Double((arrival - start).nanoseconds)

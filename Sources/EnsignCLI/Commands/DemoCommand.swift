@@ -2,50 +2,42 @@ import Ensign
 import EnsignControl
 import EnsignFleet
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `ensign demo`: the sample banking app, with a control server to drive it from another terminal.
-enum DemoCommand: Command {
-    static let name = "demo"
-    static let summary = "Run the sample banking app: modules re-render only when their keys change."
-    static let synopsis =
-        "demo [--flags DIR] [--env E] [--socket PATH] [--state DIR] [--etcd URL[,URL…] --etcd-prefix P]"
-    static let details = """
-        Builds one AppContext from the definitions directory, injects scoped contexts into
-        three modules (beneficiaries, transfers, settings) and prints a module again when,
-        and only when, one of its keys changes, with the cause from the change log. It
-        starts a control server, so another terminal can drive it:
+enum DemoCommand {
+    static let specification = CommandSpecification(
+        name: "demo", summary: "Run the sample banking app: modules re-render only when their keys change.",
+        discussion: """
+            Builds one AppContext from the definitions directory, injects scoped contexts into
+            three modules (beneficiaries, transfers, settings) and prints a module again when,
+            and only when, one of its keys changes, with the cause from the change log. It
+            starts a control server, so another terminal can drive it:
 
-          ensign menu                                  the interactive debug menu
-          ensign toggle beneficiaries.showPendingList
-          ensign set appearance.darkMode true
-          ensign explain beneficiaries.pageSize
+              ensign menu                                  the interactive debug menu
+              ensign toggle beneficiaries.showPendingList
+              ensign set appearance.darkMode true
+              ensign explain beneficiaries.pageSize
 
-        Editing a file under --flags reloads it live. Ctrl-C stops the demo.
-
-        options:
-          --flags DIR     the definitions directory (default: flags)
-          --env E         the environment, one the flags mention (default: $ENSIGN_ENV,
-                          else development)
-          --socket PATH   the control socket (default: <runtime dir>/demo.<pid>.sock)
-          --state DIR     where preferences and persisted overrides are saved; a
-                          directory of your own that no other user can write to
-                          (default: $XDG_STATE_HOME/ensign/demo, else
-                          ~/.local/state/ensign/demo)
-          --etcd URLS     join a fleet: etcd endpoints (comma-separated); values under the
-                          prefix form the fleet layer, so `ensign fleet set` reaches every
-                          demo started with the same prefix
-          --etcd-prefix P the fleet's key prefix (default: /ensign/demo/)
-        """
-    static let flags: Set<String> = []
-    static let options: Set = ["flags", "env", "socket", "state", "etcd", "etcd-prefix"]
+            Editing a file under --flags reloads it live. Ctrl-C stops the demo.
+            """,
+        options: [
+            .value("flags", "DIR", "the definitions directory (default: flags)"),
+            .value(
+                "env", "E",
+                "the environment, one the flags mention (default: $ENSIGN_ENV, else development)"),
+            .value("socket", "PATH", "the control socket (default: <runtime dir>/demo.<pid>.sock)"),
+            .value(
+                "state", "DIR",
+                "where preferences and persisted overrides are saved; a directory of your own that no other user"
+                    + " can write to (default: $XDG_STATE_HOME/ensign/demo, else ~/.local/state/ensign/demo)"),
+            .value(
+                "etcd", "URL[,URL…]",
+                "join a fleet: etcd endpoints (comma-separated); values under the prefix form the fleet layer, so"
+                    + " `ensign fleet set` reaches every demo started with the same prefix"),
+            .value("etcd-prefix", "P", "the fleet's key prefix (default: /ensign/demo/)"),
+        ],
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments") }
         guard let state = arguments.option("state") ?? AppContextConfiguration.defaultStateDirectory(forApp: "demo")
         else {
             throw UsageError("no state directory: set XDG_STATE_HOME or HOME, or pass --state DIR")
@@ -80,7 +72,7 @@ enum DemoCommand: Command {
         printBanner(context: context, socket: server.socketPath, console: &console)
         console.flush()
         app.renderAll()
-        waitForTermination()
+        Interruption.waitForTermination()
         fleet?.stop()
         server.stop()
         try? context.flush()
@@ -91,7 +83,7 @@ enum DemoCommand: Command {
     /// `$ENSIGN_ENV`, else `development`: the demo is a development tool, unlike an app, whose
     /// fail-safe default is `production`. Either must be an environment the flags mention.
     static func defaultEnvironment() -> String {
-        guard let value = getenv("ENSIGN_ENV").map({ String(cString: $0) }), !value.isEmpty else {
+        guard let value = ProcessEnvironment.value("ENSIGN_ENV"), !value.isEmpty else {
             return "development"
         }
         return value
@@ -105,16 +97,5 @@ enum DemoCommand: Command {
         console.print(
             "                        ensign set appearance.darkMode true   ·   ensign explain beneficiaries.pageSize")
         console.print("Edit the YAML under the flags directory to see a live reload. Ctrl-C stops the demo.\n")
-    }
-
-    /// Blocks until SIGINT or SIGTERM; observers keep running on their own threads meanwhile.
-    static func waitForTermination() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        var received: Int32 = 0
-        sigwait(&signals, &received)
     }
 }

@@ -2,35 +2,38 @@ import Ensign
 import EnsignJSON
 
 /// `ensign eval`: evaluates one flag offline, as flagd would, and prints the details.
-enum EvalCommand: Command {
-    static let name = "eval"
-    static let summary = "Evaluate a flag offline for an evaluation context; print value, variant, reason."
-    static let synopsis =
-        "eval KEY --flags PATH [--env E] [--context JSON] [--type T] [--default V] [--json]"
-    static let details = """
-        PATH is a definitions directory or a single definitions file (flagd JSON works).
-        Flags are evaluated like flagd does: targeting against the context, the default
-        variant when targeting returns null, the code default (--default) when the flag has
-        none, is disabled, or fails.
+enum EvalCommand {
+    static let specification = CommandSpecification(
+        name: "eval", summary: "Evaluate a flag offline for an evaluation context; print value, variant, reason.",
+        arguments: "KEY",
+        discussion: """
+            PATH is a definitions directory or a single definitions file (flagd JSON works).
+            Flags are evaluated like flagd does: targeting against the context, the default
+            variant when targeting returns null, the code default (--default) when the flag has
+            none, is disabled, or fails.
+            """,
+        options: [
+            .value("flags", "PATH", "the definitions directory or file", required: true),
+            .value(
+                "env", "E",
+                "apply environment E (inline values and environments/E.yaml); E must be an environment the files"
+                    + " mention"),
+            .value("context", "JSON", "the evaluation context, a JSON object; \"targetingKey\" is the targeting key"),
+            .value(
+                "type", "T",
+                "read the value as boolean, string, integer, float or object; a value of another type gives the"
+                    + " default with TYPE_MISMATCH"),
+            .value("default", "V", "the code default (JSON, or plain text for strings)"),
+            .json("print one object: key, value, variant, reason, errorCode, errorMessage, metadata"),
+        ],
+        epilogue: """
+            exit status: 0 when the flag resolved without an error code, 1 otherwise (and when
+            no file mentions the environment E).
 
-        options:
-          --flags PATH    the definitions directory or file
-          --env E         apply environment E (inline values and environments/E.yaml); E
-                          must be an environment the files mention
-          --context JSON  the evaluation context, a JSON object; "targetingKey" is the targeting key
-          --type T        read the value as boolean, string, integer, float or object;
-                          a value of another type gives the default with TYPE_MISMATCH
-          --default V     the code default (JSON, or plain text for strings)
-          --json          print one object: key, value, variant, reason, errorCode, errorMessage, metadata
-
-        exit status: 0 when the flag resolved without an error code, 1 otherwise (and when
-        no file mentions the environment E).
-
-        example:
-          ensign eval transfers.newFlow --flags flags/ --context '{"targetingKey": "u1", "country": "FR"}'
-        """
-    static let flags: Set = ["json"]
-    static let options: Set = ["flags", "env", "context", "type", "default"]
+            example:
+              ensign eval transfers.newFlow --flags flags/ --context '{"targetingKey": "u1", "country": "FR"}'
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let key = try arguments.onlyPositional()

@@ -2,26 +2,24 @@ import Ensign
 import EnsignControl
 
 /// `ensign explain`: why a key has its value, layer by layer.
-enum ExplainCommand: Command {
-    static let name = "explain"
-    static let summary = "Show every layer that has a value for a key, the winner marked, and its last changes."
-    static let synopsis = "explain KEY [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        Lists the layers lowest first (definition, environment, deployment files, fleet,
-        targeting, preference, override, scope override) with the value each has and the
-        file:line (or etcd endpoint and revision) that sets it; the value in force is marked
-        with an arrow. Then the last transactions that changed the key: when, why, old → new.
-
-        options:
-          --json   print the explanation as one JSON object
-
-        \(LiveTarget.help)
-
-        example:
-          ensign explain beneficiaries.pageSize
-        """
-    static let flags: Set = ["json"]
-    static let options = LiveTarget.options
+enum ExplainCommand {
+    static let specification = CommandSpecification(
+        name: "explain",
+        summary: "Show every layer that has a value for a key, the winner marked, and its last changes.",
+        arguments: "KEY",
+        discussion: """
+            Lists the layers lowest first (definition, environment, deployment files, fleet,
+            targeting, preference, override, scope override) with the value each has and the
+            file:line (or etcd endpoint and revision) that sets it; the value in force is marked
+            with an arrow. Then the last transactions that changed the key: when, why, old → new.
+            """,
+        options: [.json("print the explanation as one JSON object")],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            example:
+              ensign explain beneficiaries.pageSize
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let key = try arguments.onlyPositional()

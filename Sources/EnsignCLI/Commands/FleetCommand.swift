@@ -1,100 +1,133 @@
 import Ensign
 import EnsignFleet
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+/// `ensign fleet list|get|set|reset`: reads and writes the fleet layer in etcd, checked
+/// against the definitions. Each subcommand declares only the options it uses.
+enum FleetCommand {
+    static let specification = CommandSpecification(
+        name: "fleet", summary: "Read and write fleet-wide flag values in etcd (every instance applies them live).",
+        discussion: """
+            The etcd key PREFIX+KEY holds KEY's fleet value as JSON (or YAML) text. Every app
+            instance running an etcd fleet source on the same prefix applies a change within
+            milliseconds (layer 4½: over deployment files, under targeting and overrides).
+            """,
+        epilogue: """
+            examples:
+              ensign fleet set beneficiaries.pageSize 50 --etcd http://127.0.0.1:2379 --prefix /bank/flags/ --flags flags/
+              ensign fleet get beneficiaries.pageSize --etcd http://127.0.0.1:2379 --prefix /bank/flags/ --json
+              ensign fleet set beneficiaries.pageSize 60 --if-revision 42 --etcd http://127.0.0.1:2379 --prefix /bank/flags/
+            """,
+        subcommands: [list, get, set, reset])
 
-/// `ensign fleet`: reads and writes the fleet layer in etcd, checked against the definitions.
-enum FleetCommand: Command {
-    static let name = "fleet"
-    static let summary = "Read and write fleet-wide flag values in etcd (every instance applies them live)."
-    static let synopsis =
-        "fleet list|get|set|reset [KEY | --all] [VALUE] --etcd URL[,URL…] --prefix P [--flags DIR] [--if-revision N]"
-        + " [--user NAME] [--json]"
-    static let details = """
-        The etcd key PREFIX+KEY holds KEY's fleet value as JSON (or YAML) text. Every app
-        instance running an etcd fleet source on the same prefix applies a change within
-        milliseconds (layer 4½: over deployment files, under targeting and overrides).
+    /// `fleet list`: every value under the prefix; `--flags` adds whether the apps apply it.
+    static let list = CommandSpecification(
+        name: "list", summary: "Print every fleet value under the prefix, with its revision.",
+        options: [
+            .value("flags", "DIR", "also show which stored values the apps refuse, by these definitions"),
+            .json("print one object: revision, and keys with key, etcdKey, text, value, modRevision, version"),
+        ],
+        sharedOptions: [etcd],
+        run: { arguments, console in
+            return try actions(arguments, definitions: arguments.option("flags"), console: &console)
+                .list(console: &console)
+        })
 
-        actions:
-          list              every fleet value under the prefix, with its revision
-          get KEY           one key's fleet value and revision (exit 1 when it has none)
-          set KEY VALUE     write a value; VALUE is JSON, else YAML, else plain text
-                            ('50', 'true', 'name', '{"a": 1}')
-          reset KEY         remove a key's fleet value, so the lower layers decide it again
-          reset --all       remove every fleet value under the prefix
+    /// `fleet get KEY`: one value and its revision.
+    static let get = CommandSpecification(
+        name: "get", summary: "Print one key's fleet value and revision (exit 1 when it has none).", arguments: "KEY",
+        options: [
+            .value("flags", "DIR", "also show whether the apps refuse the stored value, by these definitions"),
+            .json("print one object: key, etcdKey, text, value, modRevision, version"),
+        ],
+        sharedOptions: [etcd],
+        run: { arguments, console in
+            let key = try arguments.onlyPositional()
+            return try actions(arguments, definitions: arguments.option("flags"), console: &console)
+                .get(key, console: &console)
+        })
 
-        options:
-          --etcd URL[,URL…]   etcd client URLs (http:// only; repeat or separate with commas)
-          --prefix P          the key prefix the apps watch, such as /myapp/flags/
-          --flags DIR         check keys and values against these definitions before writing,
-                              and show which stored values the apps refuse (list, get)
-          --if-revision N     write only if the key's revision (mod_revision) is still N,
-                              atomically (0: only if the key has no value); a key changed in
-                              the meantime exits 1 and shows its current revision
-          --all               with reset: every key under the prefix
-          --user NAME         authenticate as NAME; the password is read from $ENSIGN_ETCD_PASSWORD
-          --json              print JSON
+    /// `fleet set KEY VALUE`: a checked write, compare-and-swap with `--if-revision`.
+    static let set = CommandSpecification(
+        name: "set", summary: "Write a key's fleet value.", arguments: "KEY VALUE",
+        discussion: "VALUE is JSON, else YAML, else plain text ('50', 'true', 'name', '{\"a\": 1}').",
+        options: [
+            .value("flags", "DIR", "check the key and the value against these definitions before writing"),
+            ifRevision, .json("print one object: key, value, revision"),
+        ],
+        sharedOptions: [etcd],
+        run: { arguments, console in
+            guard arguments.positionals.count == 2 else { throw UsageError("set takes a KEY and a VALUE") }
+            let revision = try expectedRevision(arguments)
+            return try actions(arguments, definitions: arguments.option("flags"), console: &console)
+                .set(arguments.positionals[0], to: arguments.positionals[1], ifRevision: revision, console: &console)
+        })
 
-        examples:
-          ensign fleet set beneficiaries.pageSize 50 --etcd http://127.0.0.1:2379 --prefix /bank/flags/ --flags flags/
-          ensign fleet get beneficiaries.pageSize --etcd http://127.0.0.1:2379 --prefix /bank/flags/ --json
-          ensign fleet set beneficiaries.pageSize 60 --if-revision 42 --etcd http://127.0.0.1:2379 --prefix /bank/flags/
-        """
-    static let flags: Set = ["json", "all"]
-    static let options: Set = ["etcd", "prefix", "flags", "if-revision", "user"]
+    /// `fleet reset KEY | --all`: deletes, compare-and-swap with `--if-revision`.
+    static let reset = CommandSpecification(
+        name: "reset", summary: "Remove a key's fleet value (or every one), so the lower layers decide it again.",
+        arguments: "(KEY | --all)",
+        options: [
+            .flag("all", "remove every fleet value under the prefix"), ifRevision,
+            .json("print one object: key, deleted, revision (with --all: deleted, the count, and revision)"),
+        ],
+        sharedOptions: [etcd],
+        run: { arguments, console in
+            let revision = try expectedRevision(arguments)
+            if arguments.flag("all") {
+                guard arguments.positionals.isEmpty, revision == nil else {
+                    throw UsageError("reset --all takes no KEY and no --if-revision")
+                }
+                return try actions(arguments, definitions: nil, console: &console).resetAll(console: &console)
+            }
+            guard arguments.positionals.count == 1 else { throw UsageError("reset takes one KEY (or --all)") }
+            return try actions(arguments, definitions: nil, console: &console)
+                .reset(arguments.positionals[0], ifRevision: revision, console: &console)
+        })
 
-    static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard let action = arguments.positionals.first else {
-            throw UsageError("give an action: list, get, set or reset")
+    /// How every subcommand reaches etcd.
+    static let etcd = OptionGroup(
+        "reaching etcd",
+        [
+            .value(
+                "etcd", "URL[,URL…]", "etcd client URLs (http:// only; repeat or separate with commas)",
+                repeatable: true, required: true),
+            .value("prefix", "P", "the key prefix the apps watch, such as /myapp/flags/", required: true),
+            .value("user", "NAME", "authenticate as NAME; the password is read from $ENSIGN_ETCD_PASSWORD"),
+        ])
+
+    /// `--if-revision N`, for the subcommands that write.
+    static let ifRevision = OptionSpecification.value(
+        "if-revision", "N",
+        "write only if the key's revision (mod_revision) is still N, atomically (0: only if the key has no"
+            + " value); a key changed in the meantime exits 1 and shows its current revision")
+
+    /// The `--if-revision` number, if given.
+    static func expectedRevision(_ arguments: ParsedArguments) throws(UsageError) -> Int64? {
+        guard let text = arguments.option("if-revision") else { return nil }
+        guard let revision = Int64(text), revision >= 0 else {
+            throw UsageError("--if-revision must be a revision number (0 or more), not '\(text)'")
         }
-        let operands = Array(arguments.positionals.dropFirst())
+        return revision
+    }
+
+    /// The client, and the definitions in `directory` when one is given, for one invocation.
+    static func actions(_ arguments: ParsedArguments, definitions directory: String?, console: inout Console) throws
+        -> FleetActions
+    {
         let endpoints = arguments.options("etcd").flatMap(EtcdConfiguration.endpoints(fromList:))
         guard !endpoints.isEmpty else { throw UsageError("give the etcd endpoints with --etcd URL[,URL…]") }
         guard let prefix = arguments.option("prefix"), !prefix.isEmpty else {
             throw UsageError("give the key prefix with --prefix P (such as /myapp/flags/)")
         }
-        let expectedRevision = try arguments.option("if-revision").map { text in
-            guard let revision = Int64(text), revision >= 0 else {
-                throw UsageError("--if-revision must be a revision number (0 or more), not '\(text)'")
-            }
-            return revision
-        }
         var configuration = EtcdConfiguration(endpoints: endpoints, keyPrefix: prefix)
         if let user = arguments.option("user") {
-            let password = getenv("ENSIGN_ETCD_PASSWORD").map { String(cString: $0) } ?? ""
+            let password = ProcessEnvironment.value("ENSIGN_ETCD_PASSWORD") ?? ""
             configuration.credentials = EtcdCredentials(username: user, password: password)
         }
-        let definitions = try arguments.option("flags").map { try loadDefinitions($0, console: &console) }
-        let fleet = FleetActions(
+        let definitions = try directory.map { try loadDefinitions($0, console: &console) }
+        return FleetActions(
             client: try EtcdClient(configuration: configuration), definitions: definitions,
             isJSON: arguments.flag("json"))
-        switch action {
-        case "list":
-            guard operands.isEmpty else { throw UsageError("list takes no KEY") }
-            return try fleet.list(console: &console)
-        case "get":
-            guard operands.count == 1 else { throw UsageError("get takes one KEY") }
-            return try fleet.get(operands[0], console: &console)
-        case "set":
-            guard operands.count == 2 else { throw UsageError("set takes a KEY and a VALUE") }
-            return try fleet.set(operands[0], to: operands[1], ifRevision: expectedRevision, console: &console)
-        case "reset":
-            if arguments.flag("all") {
-                guard operands.isEmpty, expectedRevision == nil else {
-                    throw UsageError("reset --all takes no KEY and no --if-revision")
-                }
-                return try fleet.resetAll(console: &console)
-            }
-            guard operands.count == 1 else { throw UsageError("reset takes one KEY (or --all)") }
-            return try fleet.reset(operands[0], ifRevision: expectedRevision, console: &console)
-        default:
-            throw UsageError(
-                "unknown action '\(action)'\(Suggestions.didYouMean(action, among: ["list", "get", "set", "reset"]))")
-        }
     }
 
     /// The definitions in `directory`, or a thrown failure after printing their errors.
@@ -105,201 +138,5 @@ enum FleetCommand: Command {
         }
         guard !loaded.diagnostics.containsErrors else { throw FleetCommandError("the definitions have errors") }
         return loaded.definitions
-    }
-
-    /// One `ensign fleet` invocation's client, definitions and output style.
-    struct FleetActions {
-        let client: EtcdClient
-        let definitions: DefinitionSet?
-        let isJSON: Bool
-
-        func list(console: inout Console) throws -> Int32 {
-            let range = try client.rangeOfPrefix()
-            let prefixLength = client.configuration.keyPrefix.utf8.count
-            let entries = range.keyValues.map { keyValue in
-                (key: String(decoding: keyValue.key.utf8.dropFirst(prefixLength), as: UTF8.self), keyValue: keyValue)
-            }
-            if isJSON {
-                let keys = entries.map { json(key: $0.key, keyValue: $0.keyValue) }
-                console.print(
-                    JSONValue.object(["revision": .string(String(range.revision)), "keys": .array(keys)]).jsonText)
-                return ExitStatus.success
-            }
-            var table = TableFormatter(
-                header: definitions == nil ? ["KEY", "VALUE", "REVISION"] : ["KEY", "VALUE", "REVISION", "STATUS"])
-            for entry in entries {
-                var row = [entry.key, entry.keyValue.valueText, String(entry.keyValue.modRevision)]
-                if definitions != nil { row.append(problem(key: entry.key, keyValue: entry.keyValue) ?? "ok") }
-                table.add(row)
-            }
-            for line in table.lines(console: console) { console.print(line) }
-            if entries.isEmpty {
-                console.print(console.styled("(no fleet values under \(client.configuration.keyPrefix))", .dim))
-            }
-            return ExitStatus.success
-        }
-
-        func get(_ key: String, console: inout Console) throws -> Int32 {
-            let (keyValue, _) = try client.get(client.etcdKey(forFlagKey: key))
-            guard let keyValue else {
-                console.printError(
-                    "ensign fleet: '\(key)' has no fleet value (no etcd key \(client.etcdKey(forFlagKey: key)))")
-                return ExitStatus.failure
-            }
-            if isJSON {
-                console.print(json(key: key, keyValue: keyValue).jsonText)
-            } else {
-                var table = TableFormatter(header: ["FIELD", "VALUE"])
-                table.add(["key", key])
-                table.add(["value", keyValue.valueText])
-                table.add(["revision", String(keyValue.modRevision)])
-                table.add(["etcd key", keyValue.key])
-                if definitions != nil { table.add(["status", problem(key: key, keyValue: keyValue) ?? "ok"]) }
-                for line in table.lines(console: console).dropFirst() { console.print(line) }
-            }
-            return ExitStatus.success
-        }
-
-        func set(_ key: String, to text: String, ifRevision: Int64?, console: inout Console) throws -> Int32 {
-            var value: JSONValue
-            switch FleetValueText.parse(Array(text.utf8), path: "VALUE") {
-            case .value(let parsed): value = parsed
-            case .unreadable: value = .string(text)
-            }
-            if let definitions {
-                guard let definition = definitions[key] else {
-                    console.printError(
-                        "ensign fleet: no flag or preference '\(key)' is defined in the definitions given with --flags,"
-                            + " so nothing was written" + Suggestions.didYouMean(key, among: definitions.keys))
-                    return ExitStatus.failure
-                }
-                switch definition.check(value) {
-                case .success(let checked): value = checked
-                case .failure(let problem):
-                    console.printError("ensign fleet: '\(key)' value \(problem); nothing was written")
-                    return ExitStatus.failure
-                }
-            } else {
-                console.printError("note: the value was not checked against the definitions (give --flags DIR)")
-            }
-            let etcdKey = client.etcdKey(forFlagKey: key)
-            let bytes = Array(value.jsonText.utf8)
-            let revision: Int64
-            if let ifRevision {
-                guard let written = try guardedWrite(key, value: bytes, ifRevision: ifRevision, console: &console)
-                else {
-                    return ExitStatus.failure
-                }
-                revision = written
-            } else {
-                revision = try client.put(etcdKey, value: bytes)
-            }
-            if isJSON {
-                console.print(
-                    JSONValue.object(["key": .string(key), "value": value, "revision": .string(String(revision))])
-                        .jsonText)
-            } else {
-                console.print("\(key) = \(value.jsonText) (etcd revision \(revision))")
-            }
-            return ExitStatus.success
-        }
-
-        func reset(_ key: String, ifRevision: Int64?, console: inout Console) throws -> Int32 {
-            let etcdKey = client.etcdKey(forFlagKey: key)
-            let revision: Int64
-            var deleted: Int64 = 1
-            if let ifRevision {
-                guard let written = try guardedWrite(key, value: nil, ifRevision: ifRevision, console: &console) else {
-                    return ExitStatus.failure
-                }
-                revision = written
-            } else {
-                (revision, deleted) = try client.delete(etcdKey)
-            }
-            if isJSON {
-                console.print(
-                    JSONValue.object([
-                        "key": .string(key), "deleted": .bool(deleted > 0), "revision": .string(String(revision)),
-                    ])
-                    .jsonText)
-            } else if deleted > 0 {
-                console.print(
-                    "\(key): fleet value removed (etcd revision \(revision)); the lower layers decide it again")
-            } else {
-                console.print("\(key) had no fleet value")
-            }
-            return ExitStatus.success
-        }
-
-        func resetAll(console: inout Console) throws -> Int32 {
-            let (revision, deleted) = try client.deletePrefix()
-            if isJSON {
-                console.print(
-                    JSONValue.object(["deleted": .int(Int(deleted)), "revision": .string(String(revision))]).jsonText)
-            } else {
-                console.print("removed \(deleted) fleet value\(deleted == 1 ? "" : "s") (etcd revision \(revision))")
-            }
-            return ExitStatus.success
-        }
-
-        /// Why the apps refuse a stored value (with --flags), or `nil` when they apply it.
-        private func problem(key: String, keyValue: EtcdKeyValue) -> String? {
-            guard let definitions else { return nil }
-            guard let definition = definitions[key] else { return "undefined: the apps ignore it" }
-            switch FleetValueText.parse(keyValue.value, path: "etcd:" + keyValue.key) {
-            case .unreadable(let reason): return "refused: \(reason)"
-            case .value(let value):
-                if case .failure(let problem) = definition.check(value) { return "refused: value \(problem)" }
-                return nil
-            }
-        }
-
-        private func json(key: String, keyValue: EtcdKeyValue) -> JSONValue {
-            var object: [String: JSONValue] = [
-                "key": .string(key), "etcdKey": .string(keyValue.key), "text": .string(keyValue.valueText),
-                "modRevision": .string(String(keyValue.modRevision)), "version": .string(String(keyValue.version)),
-            ]
-            if case .value(let value) = FleetValueText.parse(keyValue.value, path: "etcd:" + keyValue.key) {
-                object["value"] = value
-            } else {
-                object["value"] = .null
-            }
-            if definitions != nil {
-                object["problem"] = problem(key: key, keyValue: keyValue).map(JSONValue.string) ?? .null
-            }
-            return .object(object)
-        }
-
-        /// Writes (or, with `nil`, deletes) `key` if its revision is still `ifRevision`; returns
-        /// the write's revision, or `nil` after explaining the conflict.
-        private func guardedWrite(
-            _ key: String, value: [UInt8]?, ifRevision: Int64, console: inout Console
-        ) throws -> Int64? {
-            switch try client.write(client.etcdKey(forFlagKey: key), value: value, ifModRevision: ifRevision) {
-            case .succeeded(let revision):
-                return revision
-            case .failed(let current, _):
-                let action = value == nil ? "reset" : "written"
-                console.printError(conflict(key, expected: ifRevision, current: current, action: action))
-                return nil
-            }
-        }
-
-        private func conflict(_ key: String, expected: Int64, current: EtcdKeyValue?, action: String) -> String {
-            let state =
-                current.map { "its revision is \($0.modRevision) (value \($0.valueText))" }
-                ?? "it has no fleet value (revision 0)"
-            return "ensign fleet: '\(key)' was not \(action): \(state), not \(expected) as --if-revision expected;"
-                + " someone changed it meanwhile. Read it again with 'ensign fleet get \(key)' and retry."
-        }
-    }
-}
-
-/// A failure already explained on standard error.
-struct FleetCommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -3,42 +3,40 @@ import EnsignCodeGeneration
 import Foundation
 
 /// `ensign generate`: writes Swift typed keys for the flags and preferences of a definitions directory.
-enum GenerateCommand: Command {
-    static let name = "generate"
-    static let summary = "Write Swift typed keys for every flag and preference defined in a directory."
-    static let synopsis = "generate --flags DIR [--env E] [--output FILE] [--access public|internal]"
-    static let details = """
-        Declares a key for every flag (on FlagKey) and preference (on UserPreferenceKey)
-        defined in DIR, with the definition's default as the code default and its
-        description, owner and expiry as the doc comment. Overlays never create keys.
+enum GenerateCommand {
+    static let specification = CommandSpecification(
+        name: "generate", summary: "Write Swift typed keys for every flag and preference defined in a directory.",
+        discussion: """
+            Declares a key for every flag (on FlagKey) and preference (on UserPreferenceKey)
+            defined in DIR, with the definition's default as the code default and its
+            description, owner and expiry as the doc comment. Overlays never create keys.
 
-        'wallet.showBalance' becomes .walletShowBalance; a string with 'enum:' gets a
-        String-backed enum (WalletCurrencyStyle); an object is a JSONValue, or the type
-        named with 'swiftType:' (a CodableFlagValue). Names that collide, and keys with no
-        default, are errors.
+            'wallet.showBalance' becomes .walletShowBalance; a string with 'enum:' gets a
+            String-backed enum (WalletCurrencyStyle); an object is a JSONValue, or the type
+            named with 'swiftType:' (a CodableFlagValue). Names that collide, and keys with no
+            default, are errors.
+            """,
+        options: [
+            .value("flags", "DIR", "the definitions directory (required)", required: true),
+            .value("env", "E", "check only environment E's overlay; keys come from definitions"),
+            .value(
+                "output", "FILE",
+                "write FILE instead of standard output; FILE is left untouched when it already has this content, so"
+                    + " builds do no extra work"),
+            .value("access", "public|internal", "internal (the default) or public, for a library's clients"),
+        ],
+        epilogue: """
+            Problems print on standard error as path:line:column.
 
-        options:
-          --flags DIR      the definitions directory (required)
-          --env E          check only environment E's overlay; keys come from definitions
-          --output FILE    write FILE instead of standard output; FILE is left untouched
-                           when it already has this content, so builds do no extra work
-          --access LEVEL   internal (the default) or public, for a library's clients
+            exit status: 0 when the keys were generated, 1 when the definitions have errors.
 
-        Problems print on standard error as path:line:column.
-
-        exit status: 0 when the keys were generated, 1 when the definitions have errors.
-
-        examples:
-          ensign generate --flags flags/ --output Sources/App/EnsignKeys.swift
-          ensign generate --flags Sources/Wallet/flags --access public
-        """
-    static let flags: Set<String> = []
-    static let options: Set = ["flags", "env", "output", "access"]
+            examples:
+              ensign generate --flags flags/ --output Sources/App/EnsignKeys.swift
+              ensign generate --flags Sources/Wallet/flags --access public
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError("unexpected argument '\(arguments.positionals[0])'; give the directory with --flags DIR")
-        }
         guard let directory = arguments.option("flags") else {
             throw UsageError("give the definitions with --flags DIR")
         }

@@ -2,24 +2,23 @@ import Ensign
 import EnsignControl
 
 /// `ensign get`: one key's live value and where it comes from.
-enum GetCommand: Command {
-    static let name = "get"
-    static let summary = "Print a key's live value, variant, reason and source from a running app."
-    static let synopsis = "get KEY [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        options:
-          --json   print one object: key, value, variant, reason, errorCode, errorMessage,
-                   metadata, source (layer, file, line)
+enum GetCommand {
+    static let specification = CommandSpecification(
+        name: "get", summary: "Print a key's live value, variant, reason and source from a running app.",
+        arguments: "KEY",
+        options: [
+            .json(
+                "print one object: key, value, variant, reason, errorCode, errorMessage, metadata, source (layer,"
+                    + " file, line)")
+        ],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            exit status: 0 when the key resolved without an error code, 1 otherwise.
 
-        \(LiveTarget.help)
-
-        exit status: 0 when the key resolved without an error code, 1 otherwise.
-
-        example:
-          ensign get beneficiaries.pageSize --json
-        """
-    static let flags: Set = ["json"]
-    static let options = LiveTarget.options
+            example:
+              ensign get beneficiaries.pageSize --json
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let key = try arguments.onlyPositional()

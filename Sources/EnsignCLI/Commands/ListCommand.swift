@@ -2,35 +2,32 @@ import Ensign
 import EnsignControl
 
 /// `ensign list`: the keys an app defines, with their types and values.
-enum ListCommand: Command {
-    static let name = "list"
-    static let summary = "List flags and preferences with their values: live from a running app, or offline."
-    static let synopsis = "list [--flags DIR] [--socket PATH | --app NAME] [--prefix P] [--json]"
-    static let details = """
-        Without --flags, asks the running app for every key's value and where it comes from;
-        overridden keys are highlighted. With --flags, reads a definitions directory offline
-        and lists every key with its type, default and description.
-
-        options:
-          --flags DIR   read this definitions directory offline instead of asking an app
-          --prefix P    only keys that start with P
-          --json        print a JSON array: live, objects with key, kind, type, value, reason,
-                        metadata, source, overridden, persisted, description, and variant,
-                        errorCode and errorMessage when they are set; offline, objects with
-                        key, kind, type, default, description
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign list
-          ensign list --prefix beneficiaries. --json
-          ensign list --flags flags/ --prefix beneficiaries.
-        """
-    static let flags: Set = ["json"]
-    static let options: Set = LiveTarget.options.union(["flags", "prefix"])
+enum ListCommand {
+    static let specification = CommandSpecification(
+        name: "list", summary: "List flags and preferences with their values: live from a running app, or offline.",
+        discussion: """
+            Without --flags, asks the running app for every key's value and where it comes from;
+            overridden keys are highlighted. With --flags, reads a definitions directory offline
+            and lists every key with its type, default and description.
+            """,
+        options: [
+            .value("flags", "DIR", "read this definitions directory offline instead of asking an app"),
+            .value("prefix", "P", "only keys that start with P"),
+            .json(
+                "print a JSON array: live, objects with key, kind, type, value, reason, metadata, source, overridden,"
+                    + " persisted, description, and variant, errorCode and errorMessage when they are set; offline,"
+                    + " objects with key, kind, type, default, description"),
+        ],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign list
+              ensign list --prefix beneficiaries. --json
+              ensign list --flags flags/ --prefix beneficiaries.
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("list takes no arguments") }
         if let directory = arguments.option("flags") {
             guard arguments.option("socket") == nil, arguments.option("app") == nil else {
                 throw UsageError("--flags reads files offline; it does not go with --socket or --app")

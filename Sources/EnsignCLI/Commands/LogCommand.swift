@@ -2,32 +2,31 @@ import Ensign
 import EnsignControl
 
 /// `ensign log`: a running app's recent transactions, as text, JSON or a Graphviz graph.
-enum LogCommand: Command {
-    static let name = "log"
-    static let summary = "Show a running app's recent transactions: cause, keys changed, observers run."
-    static let synopsis = "log [--limit N] [--dot | --json] [--socket PATH | --app NAME]"
-    static let details = """
-        Each transaction shows its cause (a file reload, an override by the CLI, code, a
-        preference, …), the keys it changed (old → new) and the observers that ran, with
-        how long each took; observers slower than the app's threshold are marked SLOW.
-
-        options:
-          --limit N   the last N transactions (default 50)
-          --dot       print the cause-and-effect graph as Graphviz DOT: cause → keys changed
-                      → observers, with durations, slow observers in red
-          --json      print a JSON array of transactions
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign log --limit 10
-          ensign log --dot | dot -Tsvg > log.svg
-        """
-    static let flags: Set = ["json", "dot"]
-    static let options = LiveTarget.options.union(["limit"])
+enum LogCommand {
+    static let specification = CommandSpecification(
+        name: "log", summary: "Show a running app's recent transactions: cause, keys changed, observers run.",
+        discussion: """
+            Each transaction shows its cause (a file reload, an override by the CLI, code, a
+            preference, …), the keys it changed (old → new) and the observers that ran, with
+            how long each took; observers slower than the app's threshold are marked SLOW.
+            """,
+        options: [
+            .value("limit", "N", "the last N transactions (default 50)"),
+            .flag(
+                "dot",
+                "print the cause-and-effect graph as Graphviz DOT: cause → keys changed → observers, with durations,"
+                    + " slow observers in red", exclusiveGroup: "format"),
+            .json("print a JSON array of transactions", exclusiveGroup: "format"),
+        ],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign log --limit 10
+              ensign log --dot | dot -Tsvg > log.svg
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("log takes no arguments") }
         guard !(arguments.flag("dot") && arguments.flag("json")) else {
             throw UsageError("give --dot or --json, not both")
         }

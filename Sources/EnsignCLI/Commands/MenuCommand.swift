@@ -2,27 +2,23 @@ import Ensign
 import Synchronization
 
 /// `ensign menu`: the interactive terminal debug menu for a running app.
-enum MenuCommand: Command {
-    static let name = "menu"
-    static let summary = "Browse, search, toggle and edit a running app's flags in a full-screen menu."
-    static let synopsis = "menu [--socket PATH | --app NAME]"
-    static let details = """
-        A full-screen menu (works over ssh and in a plain 80×24 terminal): keys grouped by
-        namespace, overridden ones marked ●, values updating live when they change elsewhere.
+enum MenuCommand {
+    static let specification = CommandSpecification(
+        name: "menu", summary: "Browse, search, toggle and edit a running app's flags in a full-screen menu.",
+        discussion: """
+            A full-screen menu (works over ssh and in a plain 80×24 terminal): keys grouped by
+            namespace, overridden ones marked ●, values updating live when they change elsewhere.
 
-        keys:
-          ↑/↓, j/k   move                 space/enter  toggle a bool
-          e          edit a value         r            reset the override
-          p          persist the value    /            search
-          ?          help                 q, Ctrl-C    quit
-
-        \(LiveTarget.help)
-        """
-    static let flags: Set<String> = []
-    static let options = LiveTarget.options
+            keys:
+              ↑/↓, j/k   move                 space/enter  toggle a bool
+              e          edit a value         r            reset the override
+              p          persist the value    /            search
+              ?          help                 q, Ctrl-C    quit
+            """,
+        sharedOptions: [LiveTarget.options],
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("menu takes no arguments") }
         let backend = ControlMenuBackend(client: try LiveTarget.connect(arguments))
         let session = try TerminalSession()
         defer { session.end() }

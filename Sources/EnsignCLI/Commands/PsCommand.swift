@@ -2,23 +2,18 @@ import Ensign
 import EnsignControl
 
 /// `ensign ps`: the running apps with a control socket.
-enum PsCommand: Command {
-    static let name = "ps"
-    static let summary = "List running apps with a control socket (stale sockets are removed)."
-    static let synopsis = "ps [--json]"
-    static let details = """
-        Looks in the runtime directory ($ENSIGN_RUNTIME_DIR, else $XDG_RUNTIME_DIR/ensign,
-        else /tmp/ensign-<uid>) for sockets named <app>.<pid>.sock, asks each app who it is,
-        and removes sockets whose app is gone.
-
-        options:
-          --json   print a JSON array of objects: app, pid, environment, ensignVersion, socket
-        """
-    static let flags: Set = ["json"]
-    static let options: Set<String> = []
+enum PsCommand {
+    static let specification = CommandSpecification(
+        name: "ps", summary: "List running apps with a control socket (stale sockets are removed).",
+        discussion: """
+            Looks in the runtime directory ($ENSIGN_RUNTIME_DIR, else $XDG_RUNTIME_DIR/ensign,
+            else /tmp/ensign-<uid>) for sockets named <app>.<pid>.sock, asks each app who it is,
+            and removes sockets whose app is gone.
+            """,
+        options: [.json("print a JSON array of objects: app, pid, environment, ensignVersion, socket")],
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("ps takes no arguments") }
         let directory = ControlRuntimeDirectory.defaultPath
         let apps = try RunningApp.all(in: directory)
         var rows: [JSONValue] = []

@@ -2,26 +2,25 @@ import Ensign
 import EnsignControl
 
 /// `ensign reset`: removes overrides in a running app.
-enum ResetCommand: Command {
-    static let name = "reset"
-    static let summary = "Remove a key's override (or every override) in a running app."
-    static let synopsis = "reset KEY | --all [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        The key goes back to the value its files give it. A persisted override is also
-        removed from the overrides file.
-
-        options:
-          --all    remove every override
-          --json   print a JSON array of the keys whose override was removed
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign reset beneficiaries.pageSize
-          ensign reset --all
-        """
-    static let flags: Set = ["json", "all"]
-    static let options = LiveTarget.options
+enum ResetCommand {
+    static let specification = CommandSpecification(
+        name: "reset", summary: "Remove a key's override (or every override) in a running app.",
+        arguments: "(KEY | --all)",
+        discussion: """
+            The key goes back to the value its files give it. A persisted override is also
+            removed from the overrides file.
+            """,
+        options: [
+            .flag("all", "remove every override"),
+            .json("print a JSON array of the keys whose override was removed"),
+        ],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign reset beneficiaries.pageSize
+              ensign reset --all
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let all = arguments.flag("all")

@@ -2,29 +2,30 @@ import Ensign
 import EnsignControl
 
 /// `ensign set`: overrides a key in a running app.
-enum SetCommand: Command {
-    static let name = "set"
-    static let summary = "Override a key's value in a running app (checked against its definition)."
-    static let synopsis = "set KEY VALUE [--persist] [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        VALUE is JSON when it parses as JSON (true, 50, 1.5, "text", [1, 2], {"a": 1}), and
-        text otherwise (so `ensign set locale.language fr` works). The app checks it exactly
-        as its own code would: type, enum, minimum and maximum. The app's observers of the
-        key run before the command returns.
-
-        options:
-          --persist   also save the override in the app's overrides file, so it survives a
-                      restart (the app must configure AppContextConfiguration.overridesFile)
-          --json      print the key's new state as `get --json` does
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign set beneficiaries.pageSize 50
-          ensign set beneficiaries.sortOrder name --persist
-        """
-    static let flags: Set = ["json", "persist"]
-    static let options = LiveTarget.options
+enum SetCommand {
+    static let specification = CommandSpecification(
+        name: "set", summary: "Override a key's value in a running app (checked against its definition).",
+        arguments: "KEY VALUE",
+        discussion: """
+            VALUE is JSON when it parses as JSON (true, 50, 1.5, "text", [1, 2], {"a": 1}), and
+            text otherwise (so `ensign set locale.language fr` works). The app checks it exactly
+            as its own code would: type, enum, minimum and maximum. The app's observers of the
+            key run before the command returns.
+            """,
+        options: [
+            .flag(
+                "persist",
+                "also save the override in the app's overrides file, so it survives a restart (the app must"
+                    + " configure AppContextConfiguration.overridesFile)"),
+            .json("print the key's new state as `get --json` does"),
+        ],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign set beneficiaries.pageSize 50
+              ensign set beneficiaries.sortOrder name --persist
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard arguments.positionals.count == 2 else { throw UsageError("give a KEY and a VALUE") }

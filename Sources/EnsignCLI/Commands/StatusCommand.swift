@@ -1,24 +1,19 @@
 import EnsignControl
 
 /// `ensign status`: the app's health and its control server's state.
-enum StatusCommand: Command {
-    static let name = "status"
-    static let summary = "Show a running app's health: environment, failed reloads, overrides, connections."
-    static let synopsis = "status [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        options:
-          --json   print the status as one JSON object
-
-        \(LiveTarget.help)
-
-        exit status: 0 when the app's configuration is in force as loaded, 1 when its last
-        reload failed (it keeps the last good values; the diagnostics say why).
-        """
-    static let flags: Set = ["json"]
-    static let options = LiveTarget.options
+enum StatusCommand {
+    static let specification = CommandSpecification(
+        name: "status",
+        summary: "Show a running app's health: environment, failed reloads, overrides, connections.",
+        options: [.json("print the status as one JSON object")],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            exit status: 0 when the app's configuration is in force as loaded, 1 when its last
+            reload failed (it keeps the last good values; the diagnostics say why).
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("status takes no arguments") }
         let status = try LiveTarget.connect(arguments).status()
         if arguments.flag("json") {
             console.print(try LiveFormat.json(status).jsonText)

@@ -3,32 +3,35 @@ import EnsignCodeGeneration
 import Foundation
 
 /// `ensign validate`: loads and checks definitions and overlays, printing compiler-style diagnostics.
-enum ValidateCommand: Command {
-    static let name = "validate"
-    static let summary = "Check definitions and overlay files; print problems as path:line:column."
-    static let synopsis = "validate PATH… [--env E] [--json] [--strict] [--check-generated FILE]"
-    static let details = """
-        PATH is a definitions directory (its *.yaml, *.yml and *.json files, and its
-        environments/*.yaml overlays) or a single file; a file is a definitions file when it
-        has 'version:' (or other definition fields), otherwise an overlay. Definitions from
-        every PATH are combined, and overlays are checked against them.
+enum ValidateCommand {
+    static let specification = CommandSpecification(
+        name: "validate", summary: "Check definitions and overlay files; print problems as path:line:column.",
+        arguments: "PATH…",
+        discussion: """
+            PATH is a definitions directory (its *.yaml, *.yml and *.json files, and its
+            environments/*.yaml overlays) or a single file; a file is a definitions file when it
+            has 'version:' (or other definition fields), otherwise an overlay. Definitions from
+            every PATH are combined, and overlays are checked against them.
+            """,
+        options: [
+            .value(
+                "env", "E",
+                "check only environment E's overlay in each directory; E must be an environment the files mention"),
+            .json("print one JSON object: ok, errors, warnings, diagnostics"),
+            .flag("strict", "fail on warnings too"),
+            .value(
+                "check-generated", "FILE",
+                "fail when FILE, written by 'ensign generate', no longer matches the definitions (for teams that"
+                    + " commit it)"),
+        ],
+        epilogue: """
+            exit status: 0 when there are no errors (and no warnings with --strict), 1 otherwise.
 
-        options:
-          --env E                   check only environment E's overlay in each directory;
-                                    E must be an environment the files mention
-          --json                    print one JSON object: ok, errors, warnings, diagnostics
-          --strict                  fail on warnings too
-          --check-generated FILE    fail when FILE, written by 'ensign generate', no longer
-                                    matches the definitions (for teams that commit it)
-
-        exit status: 0 when there are no errors (and no warnings with --strict), 1 otherwise.
-
-        example:
-          ensign validate flags/ deploy/production.yaml --strict
-          ensign validate flags/ --check-generated Sources/App/EnsignKeys.swift
-        """
-    static let flags: Set = ["json", "strict"]
-    static let options: Set = ["env", "check-generated"]
+            example:
+              ensign validate flags/ deploy/production.yaml --strict
+              ensign validate flags/ --check-generated Sources/App/EnsignKeys.swift
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw UsageError("give at least one PATH") }

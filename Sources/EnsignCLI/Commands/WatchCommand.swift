@@ -1,34 +1,24 @@
 import Ensign
 import EnsignControl
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `ensign watch`: streams a running app's changes until interrupted.
-enum WatchCommand: Command {
-    static let name = "watch"
-    static let summary = "Stream a running app's changes (all keys, or the keys given) until interrupted."
-    static let synopsis = "watch [KEY…] [--socket PATH | --app NAME] [--json]"
-    static let details = """
-        Prints one line per changed key: the time, the key, old → new, and the cause. Stops
-        on Ctrl-C (exit status 0) or when the app stops (exit status 1). When this terminal
-        reads more slowly than the app changes, the app drops events and says how many.
-
-        options:
-          --json   print each event as one JSON line, as the control protocol sends it
-
-        \(LiveTarget.help)
-
-        examples:
-          ensign watch
-          ensign watch beneficiaries.showPendingList beneficiaries.pageSize --json
-        """
-    static let flags: Set = ["json"]
-    static let options = LiveTarget.options
+enum WatchCommand {
+    static let specification = CommandSpecification(
+        name: "watch", summary: "Stream a running app's changes (all keys, or the keys given) until interrupted.",
+        arguments: "[KEY…]",
+        discussion: """
+            Prints one line per changed key: the time, the key, old → new, and the cause. Stops
+            on Ctrl-C (exit status 0) or when the app stops (exit status 1). When this terminal
+            reads more slowly than the app changes, the app drops events and says how many.
+            """,
+        options: [.json("print each event as one JSON line, as the control protocol sends it")],
+        sharedOptions: [LiveTarget.options],
+        epilogue: """
+            examples:
+              ensign watch
+              ensign watch beneficiaries.showPendingList beneficiaries.pageSize --json
+            """,
+        run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         let client = try LiveTarget.connect(arguments)
@@ -78,35 +68,5 @@ enum WatchCommand: Command {
             console.print(
                 console.styled("… \(count) change event\(count == 1 ? "" : "s") dropped (reading too slowly)", .yellow))
         }
-    }
-}
-
-/// `SIGINT` and `SIGTERM` set a flag instead of killing the process, so `watch` can end
-/// cleanly with exit status 0. The handler is installed without `SA_RESTART`, so a wait on the
-/// thread that receives the signal returns at once; `watch` also wakes every 250 ms to look at
-/// the flag, since the signal may go to another thread.
-enum Interruption {
-    private static let flag = Atomic<Bool>(false)
-
-    static var hasOccurred: Bool { flag.load(ordering: .relaxed) }
-
-    static func install() {
-        var action = sigaction()
-        #if os(Linux)
-            action.__sigaction_handler.sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
-        #else
-            action.__sigaction_u.__sa_handler = { _ in Interruption.flag.store(true, ordering: .relaxed) }
-        #endif
-        action.sa_flags = 0
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        // A parent may have started this process with the signals blocked (some process
-        // launchers pass their own mask on); unblock them, or Ctrl-C would never arrive.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

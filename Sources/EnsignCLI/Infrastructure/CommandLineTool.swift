@@ -1,29 +1,28 @@
 import Ensign
 
-/// The `ensign` executable: finds the subcommand, parses its options and runs it.
+/// The `ensign` executable: finds the command (and subcommand), parses its options and runs it.
 enum CommandLineTool {
-    static var commands: [CommandEntry] {
-        [
-            CommandEntry(ValidateCommand.self),
-            CommandEntry(EvalCommand.self),
-            CommandEntry(ListCommand.self),
-            CommandEntry(GetCommand.self),
-            CommandEntry(ExplainCommand.self),
-            CommandEntry(SetCommand.self),
-            CommandEntry(ToggleCommand.self),
-            CommandEntry(ResetCommand.self),
-            CommandEntry(WatchCommand.self),
-            CommandEntry(LogCommand.self),
-            CommandEntry(StatusCommand.self),
-            CommandEntry(PsCommand.self),
-            CommandEntry(MenuCommand.self),
-            CommandEntry(DemoCommand.self),
-            CommandEntry(SchemaCommand.self),
-            CommandEntry(GenerateCommand.self),
-            CommandEntry(FleetCommand.self),
-            CommandEntry(CompletionsCommand.self),
-        ]
-    }
+    /// Every command, in the order the overview lists them.
+    static let commands: [CommandSpecification] = [
+        ValidateCommand.specification,
+        EvalCommand.specification,
+        ListCommand.specification,
+        GetCommand.specification,
+        ExplainCommand.specification,
+        SetCommand.specification,
+        ToggleCommand.specification,
+        ResetCommand.specification,
+        WatchCommand.specification,
+        LogCommand.specification,
+        StatusCommand.specification,
+        PsCommand.specification,
+        MenuCommand.specification,
+        DemoCommand.specification,
+        SchemaCommand.specification,
+        GenerateCommand.specification,
+        FleetCommand.specification,
+        CompletionsCommand.specification,
+    ]
 
     static func run(_ arguments: [String]) -> Int32 {
         var console = Console()
@@ -40,43 +39,85 @@ enum CommandLineTool {
             console.print(overview)
             return ExitStatus.success
         case "help":
-            return help(for: arguments.dropFirst().first, console: &console)
+            return help(for: Array(arguments.dropFirst()), console: &console)
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
-            let names = commands.map(\.name)
+        guard let top = commands.first(where: { $0.name == first }) else {
             console.printError(
-                "ensign: unknown command '\(first)'\(Suggestions.didYouMean(first, among: names))\n"
+                "ensign: unknown command '\(first)'\(Suggestions.didYouMean(first, among: commands.map(\.name)))\n"
                     + "Run 'ensign --help' for the list of commands.")
             return ExitStatus.usage
         }
+        var command = top
+        var rest = arguments.dropFirst()
         do {
-            let parsed = try ParsedArguments(
-                Array(arguments.dropFirst()), flags: command.flags, options: command.options)
+            while !command.subcommands.isEmpty {
+                if let word = rest.first, word == "-h" || word == "--help" {
+                    console.print(command.help)
+                    return ExitStatus.success
+                }
+                command = try subcommand(of: command, named: rest.first)
+                rest = rest.dropFirst()
+            }
+            let parsed = try ParsedArguments(Array(rest), accepting: command.options)
             if parsed.flag("help") {
                 console.print(command.help)
                 return ExitStatus.success
             }
-            return try command.run(parsed, &console)
+            // A command that declares no arguments takes none, so a stray word is never ignored.
+            if command.arguments.isEmpty, let extra = parsed.positionals.first {
+                throw UsageError("unexpected argument '\(extra)'; \(command.invocation) takes no arguments")
+            }
+            guard let action = command.action else { return ExitStatus.usage }
+            return try action(parsed, &console)
         } catch let error as UsageError {
-            console.printError("ensign \(command.name): \(error.message)\nusage: ensign \(command.synopsis)")
+            console.printError(
+                "ensign \(command.invocation): \(error.message)\n\(command.usage)\n"
+                    + "Run 'ensign help \(command.invocation)' for its arguments and options.")
             return ExitStatus.usage
         } catch {
-            console.printError("ensign \(command.name): \(error)")
+            // Failures keep the top command's prefix (`ensign fleet: …`), as scripts may match it.
+            console.printError("ensign \(top.name): \(error)")
             return ExitStatus.failure
         }
     }
 
-    static func help(for name: String?, console: inout Console) -> Int32 {
-        guard let name else {
+    /// The subcommand of `command` that `word` names; a usage error (with the closest name)
+    /// when it names none, or is missing, or is an option given before it.
+    static func subcommand(of command: CommandSpecification, named word: String?) throws(UsageError)
+        -> CommandSpecification
+    {
+        let names = command.subcommands.map(\.name)
+        guard let word, !word.hasPrefix("-") else {
+            throw UsageError("give a subcommand first: \(names.choices)")
+        }
+        guard let subcommand = command.subcommand(named: word) else {
+            let suggestion = Suggestions.didYouMean(word, among: names)
+            throw UsageError(
+                "unknown subcommand '\(word)'\(suggestion.isEmpty ? "; give \(names.choices)" : suggestion)")
+        }
+        return subcommand
+    }
+
+    /// `ensign help [COMMAND [SUBCOMMAND]]`: the overview, or a command's manual page.
+    static func help(for words: [String], console: inout Console) -> Int32 {
+        guard let name = words.first else {
             console.print(overview)
             return ExitStatus.success
         }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        guard var command = commands.first(where: { $0.name == name }) else {
             console.printError(
                 "ensign help: no command '\(name)'\(Suggestions.didYouMean(name, among: commands.map(\.name)))")
             return ExitStatus.usage
+        }
+        for word in words.dropFirst() where !command.subcommands.isEmpty {
+            do {
+                command = try subcommand(of: command, named: word)
+            } catch {
+                console.printError("ensign help \(command.invocation): \(error.message)")
+                return ExitStatus.usage
+            }
         }
         console.print(command.manual)
         return ExitStatus.success
@@ -104,5 +145,12 @@ extension String {
     /// The string padded with spaces to `width` characters.
     func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
+
+extension [String] {
+    /// The words as a choice in a sentence: `list, get, set or reset`.
+    var choices: String {
+        count < 2 ? joined() : dropLast().joined(separator: ", ") + " or " + self[count - 1]
     }
 }

@@ -17,8 +17,8 @@ struct Console {
     }
 
     static func detectColor() -> Bool {
-        guard getenv("NO_COLOR") == nil else { return false }
-        if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+        guard ProcessEnvironment.value("NO_COLOR") == nil else { return false }
+        if ProcessEnvironment.value("TERM") == "dumb" { return false }
         return isatty(1) == 1
     }
 

@@ -4,17 +4,15 @@ import EnsignControl
 /// How live commands find the app to talk to: `--socket PATH`, `--app NAME`, or the only
 /// running app.
 enum LiveTarget {
-    /// The options every live command accepts.
-    static let options: Set<String> = ["socket", "app"]
-
-    /// The help paragraph about choosing the app.
-    static let help = """
-        choosing the app:
-          --socket PATH   the app's control socket
-          --app NAME      the running app with this name
-          Without either, the only running app with a control socket in the runtime
-          directory ($ENSIGN_RUNTIME_DIR, else $XDG_RUNTIME_DIR/ensign, else /tmp/ensign-<uid>).
-        """
+    /// The options every live command accepts, with the help paragraph about choosing the app.
+    static let options = OptionGroup(
+        "choosing the app",
+        [
+            .value("socket", "PATH", "the app's control socket", exclusiveGroup: "target"),
+            .value("app", "NAME", "the running app with this name", exclusiveGroup: "target"),
+        ],
+        note: "Without either, the only running app with a control socket in the runtime directory"
+            + " ($ENSIGN_RUNTIME_DIR, else $XDG_RUNTIME_DIR/ensign, else /tmp/ensign-<uid>).")
 
     /// Connects to the app the arguments choose.
     static func connect(_ arguments: ParsedArguments) throws -> ControlClient {

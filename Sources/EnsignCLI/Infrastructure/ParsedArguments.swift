@@ -1,15 +1,18 @@
 import Ensign
 
 /// A command line split into positional arguments, flags (`--json`) and options with values
-/// (`--env production` or `--env=production`), checked against what the command accepts.
+/// (`--env production` or `--env=production`), checked against the options a command declares.
 struct ParsedArguments {
     private(set) var positionals: [String] = []
     private var flags: Set<String> = []
     private var values: [String: [String]] = [:]
+    /// The declared names, so that asking for an undeclared one is caught as the bug it is.
+    private let declared: Set<String>
 
-    /// Parses `arguments` for a command that accepts `flags` and `options` (names without `--`).
-    init(_ arguments: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError)
-    {
+    /// Parses `arguments` for a command that accepts `options`; anything else that looks like
+    /// an option is a usage error that names it (and the closest declared one).
+    init(_ arguments: [String], accepting options: [OptionSpecification]) throws(UsageError) {
+        declared = Set(options.map(\.name))
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -27,41 +30,54 @@ struct ParsedArguments {
                 flags.insert("help")
                 continue
             }
-            guard argument.hasPrefix("--") else {
-                throw UsageError("unknown option '\(argument)'")
-            }
-            var name = String(argument.dropFirst(2))
+            var name = String(argument.drop { $0 == "-" })
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if allowedFlags.contains(name) {
+            guard argument.hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
+                let known = options.map { "--" + $0.name }
+                let typed = argument.hasPrefix("--") ? "--" + name : argument
+                var hint = Suggestions.didYouMean("--" + name, among: known)
+                if hint.isEmpty {
+                    hint = known.isEmpty ? "; it takes none" : "; it takes \(known.joined(separator: ", "))"
+                }
+                throw UsageError("unknown option '\(typed)'\(hint)")
+            }
+            guard option.isRepeatable || (!flags.contains(name) && values[name] == nil) else {
+                throw UsageError("'--\(name)' is given twice; give it once")
+            }
+            if option.isFlag {
                 guard inlineValue == nil else { throw UsageError("'--\(name)' takes no value") }
                 flags.insert(name)
-            } else if allowedOptions.contains(name) {
-                if let inlineValue {
-                    values[name, default: []].append(inlineValue)
-                } else {
-                    guard index < arguments.count else { throw UsageError("'--\(name)' needs a value") }
-                    values[name, default: []].append(arguments[index])
-                    index += 1
-                }
+            } else if let inlineValue {
+                values[name, default: []].append(inlineValue)
             } else {
-                let known = allowedFlags.union(allowedOptions).map { "--" + $0 }
-                throw UsageError("unknown option '--\(name)'\(Suggestions.didYouMean("--" + name, among: known))")
+                guard index < arguments.count else { throw UsageError("'--\(name)' needs a value") }
+                values[name, default: []].append(arguments[index])
+                index += 1
             }
         }
     }
 
     /// Whether `--name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func flag(_ name: String) -> Bool {
+        assert(name == "help" || declared.contains(name), "--\(name) is not declared")
+        return flags.contains(name)
+    }
 
-    /// The last value given for `--name`.
-    func option(_ name: String) -> String? { values[name]?.last }
+    /// The value given for `--name`.
+    func option(_ name: String) -> String? {
+        assert(declared.contains(name), "--\(name) is not declared")
+        return values[name]?.last
+    }
 
-    /// Every value given for `--name`, in order.
-    func options(_ name: String) -> [String] { values[name] ?? [] }
+    /// Every value given for `--name`, in order (for a repeatable option).
+    func options(_ name: String) -> [String] {
+        assert(declared.contains(name), "--\(name) is not declared")
+        return values[name] ?? []
+    }
 
     /// The one positional argument, for commands that take exactly one (`ensign get KEY`).
     ///
@@ -71,14 +87,5 @@ struct ParsedArguments {
             throw UsageError("give exactly one \(placeholder)")
         }
         return only
-    }
-}
-
-/// A mistake in how a command was called; exits with status 2.
-struct UsageError: Error {
-    let message: String
-
-    init(_ message: String) {
-        self.message = message
     }
 }

@@ -116,7 +116,6 @@ final class LineChannel: @unchecked Sendable {
 
     private static func milliseconds(until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
         guard deadline > now else { return 0 }
-        let (seconds, attoseconds) = (deadline - now).components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        return Int32(clamping: (deadline - now).millisecondsRoundedUp)
     }
 }

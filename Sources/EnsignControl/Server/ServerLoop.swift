@@ -387,9 +387,7 @@ final class ServerLoop {
             if let deadline, nearest.map({ deadline < $0 }) ?? true { nearest = deadline }
         }
         guard let nearest else { return -1 }
-        let (seconds, attoseconds) = (nearest - now).components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: max(0, milliseconds))
+        return Int32(clamping: max(0, (nearest - now).millisecondsRoundedUp))
     }
 
     // MARK: Shutting down

@@ -1,0 +1,6 @@
+/// Exit statuses shared by every command.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+}
