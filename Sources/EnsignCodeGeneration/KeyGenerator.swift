@@ -9,7 +9,7 @@ import Ensign
 /// `description`, `owner` and `expires` as the doc comment:
 ///
 /// ```swift
-/// extension FlagKey where Value == Bool {
+/// extension FlagKey<Bool> {
 ///     /// Show the balance on the wallet screen.
 ///     ///
 ///     /// - Owner: payments

@@ -153,27 +153,15 @@ public struct ContextValue<Value: FlagValueConvertible>: Sendable {
     private let line: UInt
     private let column: UInt
 
-    /// Reads a flag from the context current now.
-    public init(
-        _ key: FlagKey<Value>, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    /// Reads a flag or user preference from the context current now.
+    public init<Kind>(
+        _ key: ContextKey<Value, Kind>, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        self.init(key, read: { $0[key] }, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
-
-    /// Reads a user preference from the context current now.
-    public init(
-        _ key: UserPreferenceKey<Value>, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column
-    ) {
-        self.init(key, read: { $0[key] }, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
-
-    private init<Key: ContextKey>(
-        _ key: Key, read: @escaping @Sendable (AppContext) -> Value, fileID: StaticString, filePath: StaticString,
-        line: UInt, column: UInt
-    ) where Key.Value == Value {
-        self.read = read
+        // The read is a closure made here, where the key's kind is known, so the wrapper's own
+        // type depends on the value alone: `@ContextValue(.darkMode) var darkMode` is a
+        // `ContextValue<Bool>` whether `.darkMode` is a flag or a preference.
+        self.read = { $0[key] }
         self.key = key.name
         self.defaultValue = key.defaultValue
         self.captured = AppContext.current

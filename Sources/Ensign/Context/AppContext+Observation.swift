@@ -14,34 +14,26 @@ extension AppContext {
     /// ```
     ///
     /// - Parameters:
-    ///   - key: the flag to observe.
+    ///   - key: the flag or preference to observe.
     ///   - label: names the observer in the change log (`ensign log`).
     ///   - handler: called with each new value.
-    public func observe<Value>(
-        _ key: FlagKey<Value>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
-        addObserver(key, label: label, handler)
-    }
-
-    /// Calls `handler` with the preference's new value each time it changes; see
-    /// ``observe(_:label:_:)-(FlagKey<Value>,_,_)``.
-    public func observe<Value>(
-        _ key: UserPreferenceKey<Value>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
+    public func observe<Value, Kind>(
+        _ key: ContextKey<Value, Kind>, label: String? = nil, _ handler: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {
         addObserver(key, label: label, handler)
     }
 
     /// Registers `handler` for `key`; `onContextEnd` runs if the context goes away first.
-    func addObserver<Key: ContextKey>(
-        _ key: Key, label: String?, onContextEnd: (@Sendable () -> Void)? = nil,
-        _ handler: @escaping @Sendable (Key.Value) -> Void
+    func addObserver<Value, Kind>(
+        _ key: ContextKey<Value, Kind>, label: String?, onContextEnd: (@Sendable () -> Void)? = nil,
+        _ handler: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {
         let name = fullName(key.name)
         let defaultValue = key.defaultValue
         let liveness = ObserverLiveness()
         let identifier = store.observers.add(key: name, label: label, liveness: liveness, onContextEnd: onContextEnd) {
             _, entry in
-            handler(entry.value.flatMap(Key.Value.init(flagValue:)) ?? defaultValue)
+            handler(entry.value.flatMap(Value.init(flagValue:)) ?? defaultValue)
         }
         return ObservationToken { [weak store] in store?.observers.remove(identifier, key: name, liveness: liveness) }
     }
@@ -73,7 +65,7 @@ extension AppContext {
     }
 
     /// The key's current value, for any kind of key.
-    func currentValue<Key: ContextKey>(of key: Key) -> Key.Value {
+    func currentValue<Value, Kind>(of key: ContextKey<Value, Kind>) -> Value {
         store.snapshot().value(identity: resolvedIdentity(key.identity), default: key.defaultValue)
     }
 
@@ -86,21 +78,16 @@ extension AppContext {
     /// ```swift
     /// for await pageSize in context.values(for: .pageSize) { reloadList(pageSize: pageSize) }
     /// ```
-    public func values<Value>(for key: FlagKey<Value>, label: String? = nil) -> AsyncStream<Value> {
-        valueStream(for: key, label: label)
-    }
-
-    /// The preference's values as an asynchronous sequence; see ``values(for:label:)-(FlagKey<Value>,_)``.
-    public func values<Value>(for key: UserPreferenceKey<Value>, label: String? = nil) -> AsyncStream<Value> {
+    public func values<Value, Kind>(for key: ContextKey<Value, Kind>, label: String? = nil) -> AsyncStream<Value> {
         valueStream(for: key, label: label)
     }
 
     /// - Parameter afterFirstRead: for tests: runs between reading the first value and
     ///   yielding it, the moment a concurrent change could overtake that value.
-    func valueStream<Key: ContextKey>(
-        for key: Key, label: String?, afterFirstRead: (@Sendable () -> Void)? = nil
-    ) -> AsyncStream<Key.Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self, bufferingPolicy: .bufferingNewest(1))
+    func valueStream<Value, Kind>(
+        for key: ContextKey<Value, Kind>, label: String?, afterFirstRead: (@Sendable () -> Void)? = nil
+    ) -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         // Every yield, the first one and each change's, reads the value current at that moment
         // and yields it under the sequence's own lock. Yields are then in snapshot order: a change
         // delivered while the first value is read cannot be overtaken by that (older) value,

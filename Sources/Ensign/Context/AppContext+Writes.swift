@@ -1,5 +1,6 @@
 extension AppContext {
-    /// Overrides a key's value at run time (layer 7; in a child context, a scope override).
+    /// Overrides a flag's or preference's value at run time (layer 7, over the user's own
+    /// choice too; in a child context, a scope override).
     ///
     /// The value is checked against the key's definition first; a refused write changes
     /// nothing. Overrides show as `OVERRIDE` in `details(for:)`, with `actor` and the time.
@@ -9,7 +10,7 @@ extension AppContext {
     /// ```
     ///
     /// - Parameters:
-    ///   - key: the flag to override.
+    ///   - key: the flag or preference to override.
     ///   - value: its new value.
     ///   - actor: who sets it, for provenance and the change log (`code`, `menu`, …).
     ///   - persist: also save the override to the overrides file, so it is applied again at
@@ -17,15 +18,8 @@ extension AppContext {
     ///     the file on disk holds it (writers at the same moment share one disk write).
     /// - Throws: ``ContextWriteError`` when the value is refused (nothing changes), or
     ///   ``ContextWriteError/notPersisted(key:path:reason:)`` when it is in force but saving failed.
-    public func setOverride<Value>(
-        _ key: FlagKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
-    ) throws(ContextWriteError) {
-        try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor, persist: persist)
-    }
-
-    /// Overrides a preference's value at run time (over the user's own choice).
-    public func setOverride<Value>(
-        _ key: UserPreferenceKey<Value>, to value: Value, actor: String = "code", persist: Bool = false
+    public func setOverride<Value, Kind>(
+        _ key: ContextKey<Value, Kind>, to value: Value, actor: String = "code", persist: Bool = false
     ) throws(ContextWriteError) {
         try setOverride(keyNamed: key.name, to: value.flagValue, actor: actor, persist: persist)
     }
@@ -63,13 +57,8 @@ extension AppContext {
         }
     }
 
-    /// Removes a flag's override, if it has one.
-    public func removeOverride<Value>(_ key: FlagKey<Value>, actor: String = "code") {
-        removeOverride(keyNamed: key.name, actor: actor)
-    }
-
-    /// Removes a preference's override, if it has one.
-    public func removeOverride<Value>(_ key: UserPreferenceKey<Value>, actor: String = "code") {
+    /// Removes a flag's or preference's override, if it has one.
+    public func removeOverride<Value, Kind>(_ key: ContextKey<Value, Kind>, actor: String = "code") {
         removeOverride(keyNamed: key.name, actor: actor)
     }
 

@@ -51,17 +51,10 @@ public final class AppContext: Sendable {
 
     // MARK: Reading
 
-    /// The value of a flag: its resolved value, or its code default when no layer has one,
-    /// the key is not defined, or the value has another type.
+    /// The value of a flag or preference: its resolved value, or its code default when no
+    /// layer has one, the key is not defined, or the value has another type.
     @inlinable
-    public subscript<Value>(key: FlagKey<Value>) -> Value {
-        guard let value = resolvedValue(key.identity) else { return key.defaultValue }
-        return Value(flagValue: value) ?? key.defaultValue
-    }
-
-    /// The value of a user preference.
-    @inlinable
-    public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
+    public subscript<Value, Kind>(key: ContextKey<Value, Kind>) -> Value {
         guard let value = resolvedValue(key.identity) else { return key.defaultValue }
         return Value(flagValue: value) ?? key.defaultValue
     }
@@ -103,22 +96,14 @@ public final class AppContext: Sendable {
         return store.snapshot().viewed(scopedBy: scopedKeys, trackedBy: nil)
     }
 
-    /// The value, variant, reason, error, metadata and source of a flag's current value.
+    /// The value, variant, reason, error, metadata and source of a flag's or preference's
+    /// current value.
     ///
     /// ```swift
     /// let details = context.details(for: .pageSize)
     /// print(details.value, details.reason, details.source)  // 50 STATIC environment flags/environments/development.yaml:3:27
     /// ```
-    public func details<Value>(for key: FlagKey<Value>) -> ResolutionDetails<Value> {
-        resolutionDetails(for: key)
-    }
-
-    /// The value, variant, reason, error, metadata and source of a preference's current value.
-    public func details<Value>(for key: UserPreferenceKey<Value>) -> ResolutionDetails<Value> {
-        resolutionDetails(for: key)
-    }
-
-    func resolutionDetails<Key: ContextKey>(for key: Key) -> ResolutionDetails<Key.Value> {
+    public func details<Value, Kind>(for key: ContextKey<Value, Kind>) -> ResolutionDetails<Value> {
         let name = fullName(key.name)
         store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
         let snapshot = store.snapshot()

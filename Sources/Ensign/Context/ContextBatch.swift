@@ -18,6 +18,9 @@ public struct ContextBatch: Sendable {
     }
 
     /// Adds an override of a flag (a scope override in a child context).
+    ///
+    /// A batch takes flag keys only here, as it always has; a preference's override is set
+    /// with ``AppContext/setOverride(_:to:actor:persist:)``, or here by name.
     public mutating func setOverride<Value>(_ key: FlagKey<Value>, to value: Value) throws(ContextWriteError) {
         try setOverride(keyNamed: key.name, to: value.flagValue)
     }

@@ -9,7 +9,7 @@
 ///     var priority: Int
 /// }
 ///
-/// extension FlagKey where Value == Banner {
+/// extension FlagKey<Banner> {
 ///     static let banner = FlagKey("home.banner", default: Banner(title: "Welcome", priority: 1))
 /// }
 /// ```

@@ -3,8 +3,8 @@ import Synchronization
 /// The shared identity of a typed key: its name, and a cache of where the key lives in the
 /// current snapshot so that a read is an array index, not a string lookup.
 ///
-/// An implementation detail of ``FlagKey`` and ``UserPreferenceKey``, public only so that
-/// ``ContextKey`` can require it. The cache packs a layout identifier (40 bits) and a slot
+/// An implementation detail of ``ContextKey``, public because the key's `identity` is (the
+/// context's inlinable subscripts read it). The cache packs a layout identifier (40 bits) and a slot
 /// (24 bits) into one atomic word; layout identifiers are never reused, so a cached slot is
 /// used only with the layout it was computed for.
 public final class KeyIdentity: Sendable {

@@ -144,16 +144,10 @@ public final class ContextSnapshot: Sendable {
         return chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
     }
 
-    /// The value of a flag key (see ``AppContext`` for the layers it resolves through).
+    /// The value of a flag or preference key (see ``AppContext`` for the layers it resolves
+    /// through).
     @inlinable
-    public subscript<Value>(key: FlagKey<Value>) -> Value {
-        guard let value = resolvedValue(identity: key.identity) else { return key.defaultValue }
-        return Value(flagValue: value) ?? key.defaultValue
-    }
-
-    /// The value of a preference key.
-    @inlinable
-    public subscript<Value>(key: UserPreferenceKey<Value>) -> Value {
+    public subscript<Value, Kind>(key: ContextKey<Value, Kind>) -> Value {
         guard let value = resolvedValue(identity: key.identity) else { return key.defaultValue }
         return Value(flagValue: value) ?? key.defaultValue
     }

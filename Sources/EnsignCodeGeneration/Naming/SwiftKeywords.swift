@@ -24,7 +24,7 @@ enum SwiftKeywords {
         "Any", "Self", "Type", "Protocol",
         "Array", "Bool", "Character", "Dictionary", "Double", "Equatable", "Error", "Float", "Hashable", "Int",
         "Never", "Optional", "Result", "Sendable", "Set", "String", "Void", "CaseIterable", "Codable",
-        "AppContext", "CodableFlagValue", "Ensign", "FlagKey", "FlagType", "FlagValueConvertible", "JSONValue",
-        "UserPreferenceKey",
+        "AppContext", "CodableFlagValue", "ContextKey", "Ensign", "FlagKey", "FlagKeyKind", "FlagType",
+        "FlagValueConvertible", "JSONValue", "KeyKind", "PreferenceKeyKind", "UserPreferenceKey",
     ]
 }

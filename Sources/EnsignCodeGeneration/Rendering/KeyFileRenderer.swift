@@ -23,7 +23,10 @@ struct KeyFileRenderer {
             guard !keys.isEmpty else { continue }
             output += "\n// MARK: - \(title)\n"
             for (valueType, group) in Self.grouped(keys) {
-                output += "\nextension \(keyType) where Value == \(valueType) {\n"
+                // `extension FlagKey<Bool>`, not `where Value == Bool`: the key types are type
+                // aliases of the generic `ContextKey`, and only an extension of the specialised
+                // type may declare the static stored properties the keys are.
+                output += "\nextension \(keyType)<\(valueType)> {\n"
                 output += group.map { declaration(of: $0, keyType: keyType) }.joined(separator: "\n")
                 output += "}\n"
             }

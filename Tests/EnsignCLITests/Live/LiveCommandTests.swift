@@ -4,11 +4,11 @@ import EnsignJSON
 import Foundation
 import Testing
 
-extension FlagKey where Value == Int {
+extension FlagKey<Int> {
     fileprivate static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
 }
 
-extension FlagKey where Value == Bool {
+extension FlagKey<Bool> {
     fileprivate static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
 }
 

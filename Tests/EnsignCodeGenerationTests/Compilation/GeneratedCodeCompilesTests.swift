@@ -82,14 +82,23 @@ enum SwiftCompiler {
 
     /// Compiles `files` as one module into an object file, warnings as errors.
     static func compile(_ files: [String], output: String) throws -> Result {
+        try run(["-wmo", "-c", "-o", output] + files)
+    }
+
+    /// Type-checks `files` as one module, warnings as errors: for code that must not compile,
+    /// where an object file would take longer and tell nothing more.
+    static func typecheck(_ files: [String]) throws -> Result {
+        try run(["-typecheck"] + files)
+    }
+
+    private static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [
                 "swiftc", "-swift-version", "6", "-parse-as-library", "-warnings-as-errors", "-module-name", "Scratch",
-                "-wmo", "-c", "-o", output, "-I", modulesDirectory.path, "-I",
-                packageRoot.appendingPathComponent("Sources/CYAML").path,
-            ] + files
+                "-I", modulesDirectory.path, "-I", packageRoot.appendingPathComponent("Sources/CYAML").path,
+            ] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

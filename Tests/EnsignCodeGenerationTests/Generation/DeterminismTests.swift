@@ -42,16 +42,16 @@ struct DeterminismTests {
         let extensions = source.split(separator: "\n").filter { $0.hasPrefix("extension ") }
         #expect(
             extensions == [
-                "extension FlagKey where Value == Bool {",
-                "extension FlagKey where Value == Int {",
-                "extension FlagKey where Value == Double {",
-                "extension FlagKey where Value == String {",
-                "extension FlagKey where Value == JSONValue {",
-                "extension FlagKey where Value == Banner {",
-                "extension FlagKey where Value == Mode {",
-                "extension FlagKey where Value == WalletCurrencyStyle {",
-                "extension UserPreferenceKey where Value == Bool {",
-                "extension UserPreferenceKey where Value == LocaleLanguage {",
+                "extension FlagKey<Bool> {",
+                "extension FlagKey<Int> {",
+                "extension FlagKey<Double> {",
+                "extension FlagKey<String> {",
+                "extension FlagKey<JSONValue> {",
+                "extension FlagKey<Banner> {",
+                "extension FlagKey<Mode> {",
+                "extension FlagKey<WalletCurrencyStyle> {",
+                "extension UserPreferenceKey<Bool> {",
+                "extension UserPreferenceKey<LocaleLanguage> {",
             ])
     }
 }

@@ -17,7 +17,7 @@ struct KeyGeneratorTests {
               ratio: { type: double, default: 0.1 }
               greeting: { type: string, default: "Hi \\"you\\"\\\\\\n" }
             """)
-        #expect(source.contains("extension FlagKey where Value == Bool {\n"))
+        #expect(source.contains("extension FlagKey<Bool> {\n"))
         #expect(
             source.contains(
                 #"public static let walletShowBalance = FlagKey<Bool>("wallet.showBalance", default: true)"#))
@@ -51,7 +51,7 @@ struct KeyGeneratorTests {
                     case `default`
                 }
                 """))
-        #expect(source.contains("extension FlagKey where Value == WalletCurrencyStyle {"))
+        #expect(source.contains("extension FlagKey<WalletCurrencyStyle> {"))
         #expect(
             source.contains(
                 "public static let walletCurrencyStyle = FlagKey<WalletCurrencyStyle>(\"wallet.currencyStyle\","
@@ -93,7 +93,7 @@ struct KeyGeneratorTests {
             flags:
               home.banner: { type: object, swiftType: Banners.Banner, default: { title: Hi } }
             """)
-        #expect(source.contains("extension FlagKey where Value == Banners.Banner {"))
+        #expect(source.contains("extension FlagKey<Banners.Banner> {"))
         #expect(
             source.contains(
                 """
@@ -155,8 +155,8 @@ struct KeyGeneratorTests {
               appearance.darkMode: { type: bool, default: false }
               locale.language: { type: string, enum: [en, fr], default: fr }
             """)
-        let flags = try #require(source.range(of: "extension FlagKey where Value == Int {"))
-        let preferences = try #require(source.range(of: "extension UserPreferenceKey where Value == Bool {"))
+        let flags = try #require(source.range(of: "extension FlagKey<Int> {"))
+        let preferences = try #require(source.range(of: "extension UserPreferenceKey<Bool> {"))
         #expect(flags.lowerBound < preferences.lowerBound)
         #expect(
             source.contains(

@@ -45,6 +45,8 @@ struct SwiftNameTests {
         #expect(SwiftName.type(for: "string") == "StringValue")
         #expect(SwiftName.type(for: "type") == "TypeValue")
         #expect(SwiftName.type(for: "flag-key") == "FlagKeyValue")
+        #expect(SwiftName.type(for: "context.key") == "ContextKeyValue")
+        #expect(SwiftName.type(for: "preference.key.kind") == "PreferenceKeyKindValue")
     }
 
     @Test("Text without letters or digits makes no name")

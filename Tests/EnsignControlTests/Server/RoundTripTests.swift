@@ -4,11 +4,11 @@ import Testing
 
 @testable import EnsignControl
 
-extension FlagKey where Value == Bool {
+extension FlagKey<Bool> {
     static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
 }
 
-extension FlagKey where Value == Int {
+extension FlagKey<Int> {
     static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
 }
 

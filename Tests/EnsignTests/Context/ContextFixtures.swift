@@ -1,13 +1,13 @@
 import Ensign
 
 /// The keys the context tests use, declared the way an app declares them.
-extension FlagKey where Value == Bool {
+extension FlagKey<Bool> {
     static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
     static let newFlow = FlagKey("transfers.newFlow", default: false)
     static let undefinedFlag = FlagKey("nowhere.defined", default: true)
 }
 
-extension FlagKey where Value == Int {
+extension FlagKey<Int> {
     static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
     /// The same key read with the wrong type.
     static let newFlowAsInt = FlagKey("transfers.newFlow", default: -1)
@@ -17,11 +17,11 @@ enum SortOrder: String, FlagValueConvertible {
     case name, recent
 }
 
-extension FlagKey where Value == SortOrder {
+extension FlagKey<SortOrder> {
     static let sortOrder = FlagKey("beneficiaries.sortOrder", default: .name)
 }
 
-extension UserPreferenceKey where Value == Bool {
+extension UserPreferenceKey<Bool> {
     static let darkMode = UserPreferenceKey("appearance.darkMode", default: false)
 }
 
