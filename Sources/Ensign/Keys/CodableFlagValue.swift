@@ -1,7 +1,7 @@
 /// A `Codable` type that an `object` flag or preference can be read as.
 ///
-/// Conforming is one line; the protocol supplies the conversion through ``JSONValueDecoder``
-/// and ``JSONValueEncoder``:
+/// Conforming is one line; the protocol supplies the conversion through `JSONValueDecoder`
+/// and `JSONValueEncoder`:
 ///
 /// ```swift
 /// struct Banner: CodableFlagValue {
@@ -24,13 +24,13 @@ extension CodableFlagValue {
     /// `object`: the value is stored as a mapping (or a list).
     public static var flagType: FlagType { .object }
 
-    /// Decodes the value with ``JSONValueDecoder``; `nil` when it does not decode.
+    /// Decodes the value with `JSONValueDecoder`; `nil` when it does not decode.
     public init?(flagValue: JSONValue) {
         guard let value = try? JSONValueDecoder().decode(Self.self, from: flagValue) else { return nil }
         self = value
     }
 
-    /// The value encoded with ``JSONValueEncoder`` (`.null` in the unlikely case that encoding throws).
+    /// The value encoded with `JSONValueEncoder` (`.null` in the unlikely case that encoding throws).
     public var flagValue: JSONValue { (try? JSONValueEncoder().encode(self)) ?? .null }
 }
 

@@ -32,7 +32,8 @@ public struct ContextKey<Value: FlagValueConvertible, Kind: KeyKind>: Sendable {
     /// value in the files has another type.
     public let defaultValue: Value
     /// The key's identity, shared by its copies.
-    public let identity: KeyIdentity
+    @usableFromInline
+    package let identity: KeyIdentity
 
     /// Creates a key: `FlagKey("pageSize", default: 20)`.
     public init(_ name: String, default defaultValue: Value) {

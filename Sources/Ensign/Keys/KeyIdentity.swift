@@ -3,11 +3,12 @@ import Synchronization
 /// The shared identity of a typed key: its name, and a cache of where the key lives in the
 /// current snapshot so that a read is an array index, not a string lookup.
 ///
-/// An implementation detail of ``ContextKey``, public because the key's `identity` is (the
+/// An implementation detail of ``ContextKey``, package because the key's `identity` is (the
 /// context's inlinable subscripts read it). The cache packs a layout identifier (40 bits) and a slot
 /// (24 bits) into one atomic word; layout identifiers are never reused, so a cached slot is
 /// used only with the layout it was computed for.
-public final class KeyIdentity: Sendable {
+@usableFromInline
+package final class KeyIdentity: Sendable {
     let name: String
     let kind: FlagDefinition.Kind
     /// The key path Observation tracks reads of this key by.

@@ -1,6 +1,6 @@
 /// A coding key that can name any object member or array index.
 ///
-/// ``JSONValueEncoder`` and ``JSONValueDecoder`` use it for array positions in coding paths and for
+/// `JSONValueEncoder` and `JSONValueDecoder` use it for array positions in coding paths and for
 /// the `super` key, and `JSONValue`'s own `Codable` conformance uses it for arbitrary member names.
 struct JSONCodingKey: CodingKey, Hashable {
     let stringValue: String

@@ -1,5 +1,5 @@
 /// `JSONValue` reads and writes itself through any coder, such as `JSONEncoder`/`JSONDecoder`, or
-/// ``JSONValueEncoder``/``JSONValueDecoder``, which copy it as is.
+/// `JSONValueEncoder`/`JSONValueDecoder`, which copy it as is.
 ///
 /// Decoding tries, in order: `null`, `Bool`, `Int`, `Double`, `String`, an array, then an object.
 /// So `true` stays `.bool(true)` and `1` stays `.int(1)`. Through JSON text a double with no

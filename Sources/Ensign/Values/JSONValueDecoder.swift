@@ -13,19 +13,19 @@
 /// struct Banner: Decodable { var title: String; var priority: Int8 }
 /// let banner = try JSONValueDecoder().decode(Banner.self, from: ["title": "Sale", "priority": 2])
 /// ```
-public struct JSONValueDecoder: Sendable {
+package struct JSONValueDecoder: Sendable {
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    package var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates a decoder with empty ``userInfo``.
-    public init() {}
+    package init() {}
 
     /// Decodes a value of `type` from `value`.
     ///
     /// The work is proportional to the size of the part of `value` that `type` reads.
     ///
     /// - Throws: `DecodingError` with the coding path of the first value that does not match.
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         let decoder = ValueDecoder(value: value, codingPath: [], userInfo: userInfo)
         return try T(from: decoder)
     }

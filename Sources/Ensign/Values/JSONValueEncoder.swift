@@ -9,12 +9,12 @@
 /// let value = try JSONValueEncoder().encode(Banner(title: "Sale", priority: 2))
 /// // value == ["title": "Sale", "priority": 2]
 /// ```
-public struct JSONValueEncoder: Sendable {
+package struct JSONValueEncoder: Sendable {
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    package var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Creates an encoder with empty ``userInfo``.
-    public init() {}
+    package init() {}
 
     /// Encodes `value` as a ``JSONValue``.
     ///
@@ -22,7 +22,7 @@ public struct JSONValueEncoder: Sendable {
     ///
     /// - Throws: `EncodingError.invalidValue` for an unsigned integer above `Int.max`, which
     ///   `JSONValue.int` cannot hold, or when `value` encodes nothing at all.
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         let encoder = ValueEncoder(codingPath: [], userInfo: userInfo)
         try value.encode(to: encoder)
         guard let node = encoder.node else {
