@@ -60,19 +60,13 @@ public struct SourceReport: Codable, Sendable, Hashable, CustomStringConvertible
 }
 
 extension ValueLayer {
-    /// The layer's name in the control protocol: `codeDefault`, `definition`, … `scopeOverride`.
+    /// The layer's name in the control protocol: `codeDefault`, `definition`, … `scopeOverride`,
+    /// the layer's ``ValueLayer/description`` in lower camel case, so the names are written once.
     public var wireName: String {
-        switch self {
-        case .codeDefault: return "codeDefault"
-        case .definition: return "definition"
-        case .environment: return "environment"
-        case .deployment: return "deployment"
-        case .fleet: return "fleet"
-        case .targeting: return "targeting"
-        case .preference: return "preference"
-        case .override: return "override"
-        case .scopeOverride: return "scopeOverride"
-        }
+        let words = description.split(separator: " ")
+        return words.enumerated().map {
+            $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst()
+        }.joined()
     }
 
     /// The layer named `wireName` in the control protocol.
