@@ -8,14 +8,19 @@ import Testing
 ///
 /// ```swift
 /// import EnsignTesting
+/// import Testing
 ///
 /// @Suite(.failsOnUnconfiguredReads)
 /// struct CheckoutTests {
 ///     @Test func showsTheNewFlow() throws {
-///         let context = try AppContext(definitions: definitions)
+///         let context = AppContext(values: ["checkout.newFlow": true])
 ///         let model = withAppContext(context) { CheckoutModel() }  // its @ContextValues keep `context`
 ///         #expect(model.usesNewFlow)
 ///     }
+/// }
+///
+/// struct CheckoutModel {
+///     @ContextValue(FlagKey("checkout.newFlow", default: false)) var usesNewFlow
 /// }
 /// ```
 ///

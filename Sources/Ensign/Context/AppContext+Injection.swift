@@ -33,9 +33,9 @@ extension AppContext {
     /// trait, to turn a read that silently got a code default into a failed test.
     ///
     /// ```swift
-    /// let warn: @Sendable (UnconfiguredRead) -> Void = { read in log.warning("\(read)") }
+    /// let warn: @Sendable (UnconfiguredRead) -> Void = { read in print("warning: \(read)") }
     /// AppContext.withUnconfiguredReadHandler(warn) {
-    ///     renderScreen()
+    ///     BeneficiariesList().render()
     /// }
     /// ```
     public static func withUnconfiguredReadHandler<Result>(
@@ -109,7 +109,7 @@ public struct SourceDeclaration: Sendable, Hashable {
 ///
 /// ```swift
 /// withAppContext(context.scope("beneficiaries")) {
-///     BeneficiariesModule().render()
+///     BeneficiariesList().render()  // its @ContextValue reads beneficiaries.pageSize
 /// }
 /// ```
 public func withAppContext<Result>(_ context: AppContext, operation: () throws -> Result) rethrows -> Result {

@@ -76,7 +76,7 @@ extension AppContext {
     /// context is released.
     ///
     /// ```swift
-    /// for await pageSize in context.values(for: .pageSize) { reloadList(pageSize: pageSize) }
+    /// for await pageSize in context.values(for: .pageSize) { list.reload(pageSize: pageSize) }
     /// ```
     public func values<Value, Kind>(for key: ContextKey<Value, Kind>, label: String? = nil) -> AsyncStream<Value> {
         valueStream(for: key, label: label)

@@ -161,7 +161,7 @@ extension AppContext {
     /// observers notified if their values change.
     ///
     /// ```swift
-    /// context.setEvaluationContext(EvaluationContext(targetingKey: user.id, attributes: ["country": "FR"]))
+    /// context.setEvaluationContext(EvaluationContext(targetingKey: "user-42", attributes: ["country": "FR"]))
     /// ```
     public func setEvaluationContext(_ evaluationContext: EvaluationContext) {
         rootStore.commit(cause: .evaluationContext, affecting: .some(targetedKeys)) {

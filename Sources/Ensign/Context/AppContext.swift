@@ -8,7 +8,7 @@ import Observation
 ///
 /// ```swift
 /// let context = try AppContext(configuration: .init(definitionsDirectory: "flags", environment: "staging"))
-/// if context[.showPendingList] { … }  // FlagKey("beneficiaries.showPendingList", default: false)
+/// if context[.showPendingList] { showPending() }  // FlagKey("beneficiaries.showPendingList", default: false)
 ///
 /// // A module reads its own keys by their short names through a scope:
 /// let beneficiaries = context.scope("beneficiaries")

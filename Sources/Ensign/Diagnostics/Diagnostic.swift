@@ -7,7 +7,7 @@ import EnsignYAML
 /// file can be fixed in one pass.
 ///
 /// ```swift
-/// for diagnostic in report.diagnostics {
+/// for diagnostic in context.loadDiagnostics {
 ///     print(diagnostic)  // flags/app.yaml:12:14: error: 'beneficiaries.pageSize' default "twenty" is not an int
 /// }
 /// ```

@@ -6,8 +6,9 @@
 /// final class BeneficiariesModule {
 ///     private var tokens: [ObservationToken] = []
 ///     init(context: AppContext) {
-///         tokens.append(context.observe(.showPendingList, label: "beneficiaries") { _ in self.render() })
+///         tokens.append(context.observe(.showPendingList, label: "beneficiaries") { _ in Self.render() })
 ///     }
+///     static func render() {}
 /// }
 /// ```
 public final class ObservationToken: Sendable, Hashable {

@@ -116,6 +116,7 @@ public final class ControlClient: Sendable {
     /// Opens a second connection that streams changes to `keys` (every key when `nil`).
     ///
     /// ```swift
+    /// let client = try ControlClient.connect(to: .automatic)
     /// let watch = try client.watch(keys: ["beneficiaries.pageSize"])
     /// for try await event in watch.events() { print(event) }
     /// ```

@@ -1,10 +1,13 @@
 /// How to reach an etcd cluster and which keys hold the fleet layer.
 ///
 /// ```swift
+/// import Foundation
+///
 /// var configuration = EtcdConfiguration(
 ///     endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379"],
 ///     keyPrefix: "/myapp/flags/")
-/// configuration.credentials = EtcdCredentials(username: "myapp", password: secret)
+/// let password = try String(contentsOfFile: "/run/secrets/etcd-password", encoding: .utf8)
+/// configuration.credentials = EtcdCredentials(username: "myapp", password: password)
 /// let fleet = try EtcdFleetSource.start(context: context, configuration: configuration)
 /// ```
 ///

@@ -91,13 +91,22 @@ enum SwiftCompiler {
         try run(["-typecheck"] + files)
     }
 
-    private static func run(_ arguments: [String]) throws -> Result {
+    /// Type-checks a program whose top-level code is `main` (a documentation snippet), next
+    /// to `others`. Warnings are allowed: a snippet may leave a value unused.
+    static func typecheckProgram(main: String, others: [String]) throws -> Result {
+        try run(["-typecheck", main] + others, mode: [])
+    }
+
+    private static func run(
+        _ arguments: [String], mode: [String] = ["-parse-as-library", "-warnings-as-errors"]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            [
-                "swiftc", "-swift-version", "6", "-parse-as-library", "-warnings-as-errors", "-module-name", "Scratch",
-                "-I", modulesDirectory.path, "-I", packageRoot.appendingPathComponent("Sources/CYAML").path,
+            ["swiftc", "-swift-version", "6"] + mode
+            + [
+                "-module-name", "Scratch", "-I", modulesDirectory.path, "-I",
+                packageRoot.appendingPathComponent("Sources/CYAML").path,
             ] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -6,9 +6,8 @@ import EnsignYAML
 /// across flags and preferences.
 ///
 /// ```swift
-/// let result = DefinitionLoader().loadDirectory("flags")
-/// if let pageSize = result.definitions["beneficiaries.pageSize"] {
-///     print(pageSize.type, pageSize.defaultValue?.value ?? "none")
+/// if let pageSize = context.definitions["beneficiaries.pageSize"] {
+///     print(pageSize.type, pageSize.summary ?? "", pageSize.location)  // int … flags/beneficiaries.yaml:4:3
 /// }
 /// ```
 public struct DefinitionSet: Sendable {

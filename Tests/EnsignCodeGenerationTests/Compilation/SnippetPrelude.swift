@@ -1,0 +1,112 @@
+import Foundation
+
+/// What the documentation's snippets take for granted, declared for each snippet that uses a
+/// name without declaring it: a context, the sample app's keys, the objects its examples
+/// update. Only type-checked, never run.
+enum SnippetPrelude {
+    /// A name the documentation uses, its declaration, and the names that declaration needs.
+    struct Piece {
+        var name: String
+        /// Whether the name is a key, declared in a snippet as `static let NAME`.
+        var isKey = false
+        var needs: [String] = []
+        var declaration: String
+    }
+
+    static let pieces: [Piece] = [
+        Piece(name: "context", declaration: "let context: AppContext = .unconfigured"),
+        Piece(name: "root", declaration: "let root: AppContext = .unconfigured"),
+        Piece(
+            name: "showPendingList", isKey: true,
+            declaration: """
+                extension FlagKey<Bool> {
+                    static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
+                }
+                """),
+        Piece(
+            name: "pageSize", isKey: true,
+            declaration: """
+                extension FlagKey<Int> {
+                    static let pageSize = FlagKey("beneficiaries.pageSize", default: 20)
+                }
+                """),
+        Piece(
+            name: "darkMode", isKey: true,
+            declaration: """
+                extension UserPreferenceKey<Bool> {
+                    static let darkMode = UserPreferenceKey("appearance.darkMode", default: false)
+                }
+                """),
+        Piece(
+            name: "list",
+            declaration: """
+                final class SampleList: Sendable { func reload(pageSize: Int) {} }
+                let list = SampleList()
+                """),
+        Piece(
+            name: "banner",
+            declaration: """
+                @MainActor final class SampleBanner { var isHidden = false }
+                @MainActor let banner = SampleBanner()
+                """),
+        Piece(name: "showPending", declaration: "func showPending() {}"),
+        Piece(name: "render", declaration: "func render(showingPending: Bool) {}"),
+        Piece(
+            name: "logger",
+            declaration: """
+                struct SampleLogger { func warning(_ message: String) {} }
+                let logger = SampleLogger()
+                """),
+        Piece(
+            name: "BeneficiariesModule",
+            declaration: "final class BeneficiariesModule { init(context: AppContext) {} }"),
+        Piece(
+            name: "BeneficiariesScreen", needs: ["pageSize"],
+            declaration: "struct BeneficiariesScreen { @ContextValue(.pageSize) var pageSize }"),
+        Piece(
+            name: "BeneficiariesList",
+            declaration: """
+                struct BeneficiariesList {
+                    @ContextValue(FlagKey("pageSize", default: 20)) var pageSize
+                    func render() {}
+                }
+                """),
+    ]
+
+    /// The imports a snippet needs beyond its own: `Ensign`, and the module it documents.
+    static func imports(for snippet: DocumentationSnippet) -> String {
+        var modules = ["Ensign"]
+        for module in ["EnsignControl", "EnsignFleet", "EnsignTesting"]
+        where snippet.origin.hasPrefix("Sources/\(module)/") {
+            modules.append(module)
+        }
+        return modules.filter { !snippet.code.contains("import \($0)\n") }.map { "import \($0)\n" }.joined()
+    }
+
+    /// The prelude file for `snippet`: the pieces it uses and does not declare.
+    static func source(for snippet: DocumentationSnippet) -> String {
+        var chosen: [String] = []
+        func add(_ name: String) {
+            guard !chosen.contains(name), let piece = pieces.first(where: { $0.name == name }) else { return }
+            piece.needs.forEach(add)
+            chosen.append(name)
+        }
+        for piece in pieces where uses(snippet.code, piece.name) && !declares(snippet.code, piece) {
+            add(piece.name)
+        }
+        let declarations = chosen.compactMap { name in pieces.first { $0.name == name }?.declaration }
+        return (["import Ensign"] + declarations).joined(separator: "\n\n") + "\n"
+    }
+
+    static func uses(_ code: String, _ name: String) -> Bool {
+        code.range(of: "\\b\(name)\\b", options: .regularExpression) != nil
+    }
+
+    static func declares(_ code: String, _ piece: Piece) -> Bool {
+        let pattern =
+            piece.isKey
+            ? "static let \(piece.name)\\b"
+            : "(^|\\n)\\s*(let|var|func|struct|final class|class|enum)\\s+\(piece.name)\\b"
+        return code.range(of: pattern, options: .regularExpression) != nil
+    }
+}
