@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(
             name: "EnsignFleetTests",
-            dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport"]),
+            dependencies: ["EnsignFleet", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport", "EnsignTesting"]),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

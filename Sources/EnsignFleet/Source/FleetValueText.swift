@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 
 /// Reads a fleet value from the bytes etcd holds: JSON (`50`, `"name"`, `{"a": 1}`), or else
 /// YAML (`name`, `{ a: 1 }`), since JSON is YAML and people also write YAML by hand.
