@@ -257,6 +257,16 @@ private struct CompatibilityRun {
         let batches = LockedState<[ChangeBatch]>([])
         let token = context.observeAll { batch in batches.withLock { $0.append(batch) } }
         defer { token.cancel() }
+        // One observer per key too, as modules observe: each must hear only of its own key.
+        let perKey = LockedState<[String: Int]>([:])
+        let keyTokens = keys.map { key in
+            context.observe(keysNamed: [key]) { batch in
+                perKey.withLock { counts in
+                    for change in batch.changes { counts[change.key, default: 0] += 1 }
+                }
+            }
+        }
+        defer { for token in keyTokens { token.cancel() } }
         let expected: [String: JSONValue]
         do {
             expected = try change(.attached)
@@ -269,6 +279,7 @@ private struct CompatibilityRun {
         let delivered = waitUntil(context, timeout: test.timeout) { context in
             expected.allSatisfy { context.value(forKeyNamed: $0.key) == $0.value }
                 && changed.isSubset(of: batches.withLock { $0.flatMap(\.keys) })
+                && changed.isSubset(of: perKey.withLock { $0.keys })
         }
         if !delivered {
             for (key, value) in expected.sorted(by: { $0.key < $1.key })
@@ -286,6 +297,16 @@ private struct CompatibilityRun {
         }
         for key in changed.subtracting(notified).sorted() where delivered {
             fail("change", "'\(key)' changed without notifying its observers")
+        }
+        let counts = perKey.withLock { $0 }
+        for key in Set(counts.keys).subtracting(changed).subtracting(notified).sorted() {
+            fail("change", "the observer of '\(key)' ran, but its value did not change")
+        }
+        for (key, count) in counts.sorted(by: { $0.key < $1.key }) where count > 1 {
+            fail("change", "the observer of '\(key)' ran \(count) times; one change should reach it once")
+        }
+        for key in changed.sorted() where delivered && counts[key] == nil {
+            fail("change", "the observer of '\(key)' did not run, but its value changed")
         }
         for batch in seen where !isCaused(batch.cause, by: provider) {
             fail("change", "transaction \(batch.transaction) has cause '\(batch.cause)', not the provider")

@@ -8,8 +8,9 @@
 /// ```swift
 /// let files = FileValueProvider(configuration: .init(definitionsDirectory: "flags", environment: "staging"))
 /// print(files.name)  // files flags
-/// let held = files.currentValues()
-/// print(held.values["beneficiaries.pageSize"]?.provenance as Any)  // environment flags/environments/staging.yaml:2:27
+/// if let pageSize = files.currentValues().values["beneficiaries.pageSize"] {
+///     print(pageSize.value, pageSize.provenance)  // 50 environment flags/environments/staging.yaml:2:27
+/// }
 /// let context = try AppContext(files: files)
 /// ```
 ///

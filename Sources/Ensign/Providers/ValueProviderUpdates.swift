@@ -99,7 +99,9 @@ public final class ValueProviderUpdates: Sendable {
 
     /// Records that the provider reaches its store (again) at `revision`, with nothing to change.
     ///
-    /// - Parameter origin: the replica or endpoint reached, shown instead of the provider's name.
+    /// - Parameters:
+    ///   - revision: the store revision reached, if it has revisions (the status keeps the highest).
+    ///   - origin: the replica or endpoint reached, shown instead of the provider's name.
     public func reportHealthy(revision: Int64?, from origin: String? = nil) {
         guard layer == .fleet, let store = store else { return }
         store.providerDeliveries.add(1, ordering: .relaxed)

@@ -27,10 +27,10 @@
 /// has failed in a row, `AppContext.status` is degraded, with `ContextStatus.fleet` saying
 /// since when and why.
 ///
-/// It is a ``ValueProvider`` of the ``ProviderLayer/fleet`` layer: create one with
+/// It is a `ValueProvider` of the `ProviderLayer.fleet` layer: create one with
 /// ``init(configuration:)`` and give it to `AppContext.attach(_:)`, or call
 /// ``start(context:configuration:)``, which does both. It delivers through the context's
-/// ``ValueProviderUpdates`` handle like any provider, and passes EnsignTesting's
+/// `ValueProviderUpdates` handle like any provider, and passes EnsignTesting's
 /// `ValueProviderCompatibilityTest`.
 ///
 /// ```swift
@@ -72,7 +72,7 @@ public final class EtcdFleetSource: ValueProvider {
     /// The status and the change log name the endpoint that delivered.
     public var name: String { "etcd " + configuration.endpoints.joined(separator: ",") }
 
-    /// ``ProviderLayer/fleet``.
+    /// `ProviderLayer.fleet`.
     public var layer: ProviderLayer { .fleet }
 
     /// The values the source last delivered (every key under the prefix, by flag key, with
