@@ -16,11 +16,13 @@ import Synchronization
 /// }
 /// ```
 ///
-/// For a ``ProviderLayer/fleet`` provider, every call applies at once, as one transaction,
-/// under the context's writer lock: the layer is replaced, each value is checked against its
-/// definition, observers of the keys whose resolved value changed run on the calling thread
-/// before the call returns, and the change log records the transaction with cause
-/// ``ChangeCause/fleet(source:)``. ``ContextStatus/fleet`` reports the provider's health.
+/// For a ``ProviderLayer/fleet`` provider, ``replaceAll(_:revision:problems:from:)`` applies
+/// at once, as one transaction under the context's writer lock: the layer is replaced, each
+/// value is checked against its definition, observers of the keys whose resolved value
+/// changed run on the calling thread before the call returns, and the change log records the
+/// transaction with cause ``ChangeCause/fleet(source:)``. ``reportHealthy(revision:from:)``
+/// and ``reportUnavailable(error:from:)`` change ``ContextStatus/fleet``, the provider's
+/// health; an outage and its end are logged once each.
 ///
 /// The handle keeps its context alive while the provider holds it (as a running provider
 /// should); the ``FileValueProvider``'s does not, so releasing that context stops its watching.
@@ -29,11 +31,11 @@ public final class ValueProviderUpdates: Sendable {
     public let providerName: String
     /// The layer it feeds.
     public let layer: ProviderLayer
-    private let target: LockedState<Target>
+    private let target: Target
 
     /// The store the deliveries go to, held strongly (a running provider keeps its context
     /// alive) or weakly (the file provider, which the context's store itself keeps running).
-    private enum Target {
+    private enum Target: Sendable {
         case strong(ContextStore)
         case weak(WeakContextStore)
 
@@ -48,10 +50,10 @@ public final class ValueProviderUpdates: Sendable {
     init(store: ContextStore, providerName: String, layer: ProviderLayer, retainsContext: Bool) {
         self.providerName = providerName
         self.layer = layer
-        target = LockedState(retainsContext ? .strong(store) : .weak(WeakContextStore(store: store)))
+        target = retainsContext ? .strong(store) : .weak(WeakContextStore(store: store))
     }
 
-    private var store: ContextStore? { target.withLock { $0.store } }
+    private var store: ContextStore? { target.store }
 
     /// Whether the context still exists to receive deliveries.
     public var isAttached: Bool { store != nil }
