@@ -9,13 +9,14 @@ import Ensign
 /// 1. its initial values arrive: it holds at least one, each with a non-empty provenance in
 ///    its layer, and the context resolves each defined key to the provider's value with that
 ///    provenance (unless a higher layer, such as targeting, decides the key);
-/// 2. it reports its health: healthy, under a name, at its revision;
+/// 2. it reports its health: healthy, under a name, at its revision (and, when the caller can
+///    cut its store off through `outage`, unreachable with the values kept, then healthy again);
 /// 3. a change the test makes (through `change`, while attached) is delivered, and only the
 ///    keys whose value changed notify observers, in transactions caused by the provider;
 /// 4. after ``Ensign/ValueProvider/stop()``, a further change (`change` again) delivers
 ///    nothing: no delivery, no transaction, no value changes.
 ///
-/// It returns the failures (``run(_:change:)``) or throws them (``check(_:change:)``), so it
+/// It returns the failures (``run(_:outage:change:)``) or throws them (``check(_:outage:change:)``), so it
 /// works from Swift Testing and XCTest alike:
 ///
 /// ```swift
@@ -77,7 +78,7 @@ public struct ValueProviderCompatibilityTest: Sendable {
         public var description: String { "\(check): \(message)" }
     }
 
-    /// The failures of a run, thrown by ``check(_:change:)``.
+    /// The failures of a run, thrown by ``check(_:outage:change:)``.
     public struct Failures: Error, Sendable, CustomStringConvertible {
         /// Every failure, in the order found.
         public var failures: [Failure]
@@ -104,14 +105,20 @@ public struct ValueProviderCompatibilityTest: Sendable {
     ///   - provider: a provider not started yet, holding at least one value (or able to read one).
     ///   - change: makes a change in the provider's store, and returns the values (by full key)
     ///     the context should resolve once the change is delivered. Called once per ``Round``.
+    ///   - outage: for a fleet-layer provider whose store the test can cut off: `outage(true)`
+    ///     makes the store unreachable, `outage(false)` reachable again. When given, the test
+    ///     also checks that the provider reports the outage (the status turns degraded, the
+    ///     values stay in force) and the recovery.
     public func run<Provider: ValueProvider>(
-        _ provider: Provider, change: (Round) throws -> [String: JSONValue]
+        _ provider: Provider, outage: ((Bool) throws -> Void)? = nil,
+        change: (Round) throws -> [String: JSONValue]
     ) -> [Failure] {
         var run = CompatibilityRun(test: self, layer: provider.layer)
         defer { provider.stop() }
         guard let context = run.attach(provider) else { return run.failures }
         run.checkInitialValues(provider, context)
         run.checkHealth(provider, context)
+        if let outage { run.checkOutage(provider, context, outage) }
         run.checkChange(provider, context, change)
         run.checkStop(provider, context, change)
         return run.failures
@@ -121,9 +128,10 @@ public struct ValueProviderCompatibilityTest: Sendable {
     ///
     /// - Throws: ``Failures``.
     public func check<Provider: ValueProvider>(
-        _ provider: Provider, change: (Round) throws -> [String: JSONValue]
+        _ provider: Provider, outage: ((Bool) throws -> Void)? = nil,
+        change: (Round) throws -> [String: JSONValue]
     ) throws(Failures) {
-        let failures = run(provider, change: change)
+        let failures = run(provider, outage: outage, change: change)
         guard failures.isEmpty else { throw Failures(failures: failures) }
     }
 }
@@ -245,6 +253,40 @@ private struct CompatibilityRun {
             if let revision = provider.currentValues().revision, fleet.revision != revision {
                 fail("health", "the status is at revision \(fleet.revision), the provider at \(revision)")
             }
+        }
+    }
+
+    mutating func checkOutage<Provider: ValueProvider>(
+        _ provider: Provider, _ context: AppContext, _ outage: (Bool) throws -> Void
+    ) {
+        guard layer == .fleet else {
+            return fail("outage", "only fleet-layer providers report their store unreachable; give no outage closure")
+        }
+        let keys = context.definitions.keys
+        let before = Dictionary(uniqueKeysWithValues: keys.map { ($0, context.value(forKeyNamed: $0)) })
+        do {
+            try outage(true)
+        } catch {
+            return fail("outage", "the store could not be cut off: \(error)")
+        }
+        let reported = waitUntil(context, timeout: test.timeout) { $0.status.fleet?.isReachable == false }
+        if !reported {
+            fail("outage", "'\(provider.name)' did not report its store unreachable within \(test.timeout)")
+        } else {
+            let status = context.status
+            if !status.isDegraded { fail("outage", "the context is not degraded while the store is unreachable") }
+            if status.fleet?.lastError?.isEmpty ?? true { fail("outage", "the outage is reported with no error") }
+        }
+        for key in keys where context.value(forKeyNamed: key) != before[key] {
+            fail("outage", "'\(key)' changed during the outage; the last delivered values should stay in force")
+        }
+        do {
+            try outage(false)
+        } catch {
+            return fail("outage", "the store could not be made reachable again: \(error)")
+        }
+        if !waitUntil(context, timeout: test.timeout, { $0.status.fleet?.isReachable == true }) {
+            fail("outage", "'\(provider.name)' did not report its store reachable again within \(test.timeout)")
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 extension EtcdIntegrationTests {
     @Suite("etcd fleet source as a value provider")
     struct FleetCompatibilityTests {
-        @Test("The etcd fleet source passes the value provider compatibility test")
+        @Test("The etcd fleet source passes the value provider compatibility test, an outage of its member included")
         func compatibility() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
@@ -19,7 +19,11 @@ extension EtcdIntegrationTests {
             #expect(source.name == "etcd \(cluster.clientURLs[0])")
             #expect(source.layer == .fleet)
             let test = ValueProviderCompatibilityTest(definitions: bankDefinitions, quietPeriod: .milliseconds(500))
-            try test.check(source) { round in
+            let member = cluster.members[0]
+            let outage: (Bool) throws -> Void = { isOut in
+                if isOut { cluster.kill(member) } else { try cluster.restart(member) }
+            }
+            try test.check(source, outage: outage) { round in
                 switch round {
                 case .attached:
                     try client.put(prefix + "list.sortOrder", value: Array("name".utf8))

@@ -21,7 +21,10 @@ struct ValueProviderTests {
     func inMemoryCompatibility() throws {
         let provider = InMemoryValueProvider(["list.pageSize": 50, "list.showPending": true])
         let test = ValueProviderCompatibilityTest(definitions: listDefinitions, quietPeriod: .milliseconds(100))
-        try test.check(provider) { round in
+        let outage: (Bool) -> Void = { isOut in
+            if isOut { provider.makeUnavailable(error: "the test cut it off") } else { provider.makeAvailable() }
+        }
+        try test.check(provider, outage: outage) { round in
             switch round {
             case .attached:
                 provider["list.pageSize"] = 60
@@ -142,7 +145,9 @@ struct ValueProviderTests {
         #expect(context.value(forKeyNamed: "list.pageSize") == 70)
     }
 
-    @Test("The compatibility test reports a provider that delivers after stop and one with no provenance")
+    @Test(
+        "The compatibility test reports a provider that delivers after stop, one with no provenance, and a missed outage"
+    )
     func compatibilityFailures() throws {
         let leaky = LeakyProvider(name: "leaky", origin: "")
         let test = ValueProviderCompatibilityTest(
@@ -155,6 +160,14 @@ struct ValueProviderTests {
         #expect(checks.contains("provenance"), "\(failures)")
         #expect(checks.contains("stop"), "\(failures)")
         #expect(failures.contains { $0.message.contains("after stop() returned") })
+        let never = InMemoryValueProvider(["list.pageSize": 50])
+        let noOutage: (Bool) -> Void = { _ in }
+        let outageFailures = test.run(never, outage: noOutage) { _ in
+            never["list.pageSize"] = 60
+            return ["list.pageSize": 60]
+        }
+        #expect(outageFailures.map(\.check) == ["outage"], "\(outageFailures)")
+        #expect(outageFailures.first?.message.contains("did not report its store unreachable") == true)
         #expect(throws: ValueProviderCompatibilityTest.Failures.self) {
             try test.check(LeakyProvider(name: "", origin: "x")) { _ in ["list.pageSize": 20] }
         }
