@@ -94,7 +94,9 @@ let package = Package(
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(
             name: "EnsignFleetTests",
-            dependencies: ["EnsignFleet", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport"]),
+            dependencies: [
+                "EnsignFleet", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport", "EnsignTesting",
+            ]),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

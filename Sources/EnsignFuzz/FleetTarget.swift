@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 import EnsignFleet
 
 /// The `fleet` target: what an etcd member (or anything listening at its address) sends the

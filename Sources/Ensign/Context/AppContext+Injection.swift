@@ -81,7 +81,7 @@ public struct UnconfiguredRead: Sendable, Hashable, CustomStringConvertible {
     /// The key read, as the code named it.
     public var key: String
     /// Where the ``ContextValue`` that read it was declared; `nil` for a direct read.
-    public var declaration: SourceDeclaration?
+    public var declaration: Declaration?
 
     /// Says what was read, where, and how to inject a context.
     public var description: String {
@@ -92,16 +92,18 @@ public struct UnconfiguredRead: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A place in the source: where a property wrapper was declared.
-public struct SourceDeclaration: Sendable, Hashable {
-    /// The file as `Module/File.swift`.
-    public var fileID: String
-    /// The file's full path.
-    public var filePath: String
-    /// The line, from 1.
-    public var line: Int
-    /// The column, from 1.
-    public var column: Int
+extension UnconfiguredRead {
+    /// A place in the source: where a property wrapper was declared.
+    public struct Declaration: Sendable, Hashable {
+        /// The file as `Module/File.swift`.
+        public var fileID: String
+        /// The file's full path.
+        public var filePath: String
+        /// The line, from 1.
+        public var line: Int
+        /// The column, from 1.
+        public var column: Int
+    }
 }
 
 /// Runs `operation` with `context` as ``AppContext/current`` for the current task and the
@@ -172,7 +174,7 @@ public struct ContextValue<Value: FlagValueConvertible>: Sendable {
     public var wrappedValue: Value {
         let context = captured.isUnconfigured ? AppContext.current : captured
         guard context.isUnconfigured else { return read(context) }
-        let declaration = SourceDeclaration(
+        let declaration = UnconfiguredRead.Declaration(
             fileID: fileID.description, filePath: filePath.description, line: Int(line), column: Int(column))
         AppContext.reportUnconfiguredRead(UnconfiguredRead(key: key, declaration: declaration))
         return defaultValue

@@ -56,7 +56,7 @@ extension ContextStore {
         let keys = batch.keys
         notifyObservationRegistrar(of: keys)
         let (keyed, batchObservers) = observers.observers(for: keys)
-        var runs: [ObserverRun] = []
+        var runs: [ContextTransaction.ObserverRun] = []
         let clock = ContinuousClock()
         for (key, observer) in keyed where observer.liveness.isActive.load(ordering: .acquiring) {
             let entry = snapshot.entry(named: key)
@@ -74,8 +74,9 @@ extension ContextStore {
         for child in liveChildren() { child.parentRoundArrived(batch, parentSnapshot: snapshot, sequence: sequence) }
     }
 
-    private func run(_ label: String, keys: [String], _ duration: Duration) -> ObserverRun {
-        ObserverRun(label: label, keys: keys, duration: duration, isSlow: duration > changeLog.slowObserverThreshold)
+    private func run(_ label: String, keys: [String], _ duration: Duration) -> ContextTransaction.ObserverRun {
+        ContextTransaction.ObserverRun(
+            label: label, keys: keys, duration: duration, isSlow: duration > changeLog.slowObserverThreshold)
     }
 
     /// A parent's round reached this child: the child's snapshot as of that commit is the

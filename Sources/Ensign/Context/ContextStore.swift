@@ -18,12 +18,16 @@ final class ContextStore: Sendable {
     let registrar = ObservationRegistrar()
     /// Where a root store's files come from, for reloads; `nil` for children.
     let loader: ContextLoader?
-    /// Watches the files while the store lives (root stores with watching on).
+    /// Watches the files while the store lives (root stores with watching on): the watcher a
+    /// ``FileValueProvider`` started for this context.
     let watcher = LockedState<FileWatcher?>(nil)
     /// Held by a reload from reading its files to committing them (see ``ContextTree``).
     let reloadLock = LockedState(())
     /// How many times the files were read again (tests check that unchanged files are not).
     let reloadCount = Atomic<Int>(0)
+    /// How many deliveries attached providers made through their ``ValueProviderUpdates``
+    /// (the compatibility test checks that a stopped provider makes none).
+    let providerDeliveries = Atomic<Int>(0)
     private let diagnostics = LockedState<[Diagnostic]>([])
 
     /// A root's current snapshot; `nil` in a child.

@@ -1,9 +1,6 @@
-/// The hooks a fleet source uses to feed layer 4½ (between deployment files and targeting).
-///
-/// They are SPI (`@_spi(Sources) import Ensign`): apps attach a source such as EnsignFleet's
-/// `EtcdFleetSource` and read ``AppContext/status`` (``ContextStatus/fleet``); only the source
-/// calls these. One context has at most one fleet source, which calls them from one thread at
-/// a time.
+/// The fleet layer's entry points below the public ``ValueProviderUpdates`` handle: providers
+/// of the ``ProviderLayer/fleet`` layer reach them through it; tests, the fuzz targets and the
+/// stress probe of this package call them directly (`package`).
 extension AppContext {
     /// Replaces the whole fleet layer with `values` (by full key) as one transaction.
     ///
@@ -23,27 +20,51 @@ extension AppContext {
     ///   - problems: values the source could not parse (reported like refused values).
     /// - Returns: every problem in force: unparseable values, refused values (errors) and
     ///   values for undefined keys (warnings).
-    @_spi(Sources) @discardableResult
-    public func replaceFleetLayer(
+    @discardableResult
+    package func replaceFleetLayer(
         _ values: [String: FleetValue], source: String, revision: Int64, problems: [Diagnostic] = []
     ) -> [Diagnostic] {
-        let root = rootStore
-        let current = root.inputs
+        rootStore.replaceFleetLayer(values, source: source, revision: revision, problems: problems)
+    }
+
+    /// Records that the source reaches its store again at `revision`, with nothing to change.
+    package func reportFleetReachable(source: String, revision: Int64) {
+        rootStore.recordFleetReachable(source: source, revision: revision)
+    }
+
+    /// Records that the source cannot reach its store: the status turns degraded (since the
+    /// first failure) and the last good fleet layer stays in force. Logged once per outage.
+    package func reportFleetUnreachable(source: String, error: String) {
+        rootStore.recordFleetUnreachable(source: source, error: error)
+    }
+}
+
+extension ContextStore {
+    /// See ``AppContext/replaceFleetLayer(_:source:revision:problems:)``; a `nil` revision (a
+    /// provider without revisions) names the source alone in the change log and keeps the
+    /// status's revision.
+    @discardableResult
+    func replaceFleetLayer(
+        _ values: [String: FleetValue], source: String, revision: Int64?, problems: [Diagnostic]
+    ) -> [Diagnostic] {
+        let current = inputs
         let layer = FleetLayer(values: values, sourceProblems: problems, layout: current.layout, reusing: current.fleet)
         let previous = current.fleet?.values ?? [:]
         let affected = Set(values.keys).union(previous.keys).filter { previous[$0] != values[$0] }
         let known = Set(current.fleet?.problems ?? [])
         let fresh = layer.problems.filter { !known.contains($0) }
-        root.commit(
-            cause: .fleet(source: "\(source) rev \(revision)"), affecting: .some(Array(affected)), diagnostics: fresh
-        ) { state in
+        commit(
+            cause: .fleet(source: Self.fleetCause(source, revision)), affecting: .some(Array(affected)),
+            diagnostics: fresh
+        ) {
+            state in
             // A reload between reading the inputs and this commit brought other definitions.
             state.inputs.fleet =
                 state.inputs.layout === current.layout ? layer : layer.rechecked(against: state.inputs.layout)
         }
-        let (before, _) = root.updateFleetStatus(source: source) { status in
+        let (before, _) = updateFleetStatus(source: source) { status in
             status.source = source
-            status.revision = revision
+            if let revision { status.revision = revision }
             status.isReachable = true
             status.lastError = nil
         }
@@ -51,37 +72,39 @@ extension AppContext {
         return layer.problems
     }
 
-    /// Records that the source reaches its store again at `revision`, with nothing to change.
-    @_spi(Sources) public func reportFleetReachable(source: String, revision: Int64) {
-        let (before, _) = rootStore.updateFleetStatus(source: source) { status in
+    /// See ``AppContext/reportFleetReachable(source:revision:)``.
+    func recordFleetReachable(source: String, revision: Int64?) {
+        let (before, _) = updateFleetStatus(source: source) { status in
             status.source = source
-            status.revision = max(status.revision, revision)
+            if let revision { status.revision = max(status.revision, revision) }
             status.isReachable = true
             status.lastError = nil
         }
         if let before, !before.isReachable { recordFleetReconnection(source: source, revision: revision) }
     }
 
-    /// Records that the source cannot reach its store: the status turns degraded (since the
-    /// first failure) and the last good fleet layer stays in force. Logged once per outage.
-    @_spi(Sources) public func reportFleetUnreachable(source: String, error: String) {
-        let root = rootStore
-        let (before, after) = root.updateFleetStatus(source: source) { status in
+    /// See ``AppContext/reportFleetUnreachable(source:error:)``.
+    func recordFleetUnreachable(source: String, error: String) {
+        let (before, after) = updateFleetStatus(source: source) { status in
             status.source = source
             status.isReachable = false
             status.lastError = error
         }
         guard before?.isReachable != false else { return }
-        _ = root.changeLog.record(
-            cause: .fleet(source: source), context: root.label, changes: [],
+        _ = changeLog.record(
+            cause: .fleet(source: source), context: label, changes: [],
             diagnostics: after.problems.filter { $0.location.file == source })
     }
 
-    private func recordFleetReconnection(source: String, revision: Int64) {
-        let root = rootStore
-        _ = root.changeLog.record(
-            cause: .fleet(source: "\(source) rev \(revision)"), context: root.label, changes: [],
+    private func recordFleetReconnection(source: String, revision: Int64?) {
+        _ = changeLog.record(
+            cause: .fleet(source: Self.fleetCause(source, revision)), context: label, changes: [],
             diagnostics: [Diagnostic(.note, at: .unknown(source), "the fleet store is reachable again")])
+    }
+
+    /// `etcd http://127.0.0.1:2379 rev 42`, or the source alone without a revision.
+    private static func fleetCause(_ source: String, _ revision: Int64?) -> String {
+        revision.map { "\(source) rev \($0)" } ?? source
     }
 }
 

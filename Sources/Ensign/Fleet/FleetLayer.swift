@@ -1,18 +1,19 @@
 /// One key's value in the fleet layer (layer 4½), as a fleet source read it from its store.
 ///
-/// Fleet sources (EnsignFleet's etcd source) hand these to
-/// ``AppContext/replaceFleetLayer(_:source:revision:problems:)``; the context checks each
-/// value against the key's definition, so a source only parses.
-@_spi(Sources) public struct FleetValue: Sendable, Hashable {
+/// ``ValueProviderUpdates`` makes these of the ``ProvidedValue``s a fleet-layer provider
+/// delivers (tests in this package also hand them to
+/// ``AppContext/replaceFleetLayer(_:source:revision:problems:)``); the context checks each
+/// value against the key's definition, so a provider only parses.
+package struct FleetValue: Sendable, Hashable {
     /// The value as parsed from the store (JSON or YAML text).
-    public var value: JSONValue
+    package var value: JSONValue
     /// Where the value comes from, shown as its provenance: `etcd http://127.0.0.1:2379 rev 42`.
-    public var origin: String
+    package var origin: String
     /// The value's address in the store, the path of its diagnostics: `etcd:/myapp/flags/list.pageSize`.
-    public var path: String
+    package var path: String
 
     /// Creates a fleet value.
-    public init(_ value: JSONValue, origin: String, path: String) {
+    package init(_ value: JSONValue, origin: String, path: String) {
         self.value = value
         self.origin = origin
         self.path = path

@@ -50,18 +50,6 @@ public struct KeyChange: Sendable, Hashable {
     public var source: ValueSource
 }
 
-/// One observer's run during a transaction's delivery.
-public struct ObserverRun: Sendable, Hashable {
-    /// The label given when observing (or `observer #N`).
-    public var label: String
-    /// The keys it was told about.
-    public var keys: [String]
-    /// How long it ran.
-    public var duration: Duration
-    /// Whether it ran longer than the slow-observer threshold.
-    public var isSlow: Bool
-}
-
 /// A record of one transaction: its cause, what changed, and which observers ran for how long.
 public struct ContextTransaction: Sendable, Hashable, Identifiable {
     /// Increases with each transaction of a context tree.
@@ -78,6 +66,20 @@ public struct ContextTransaction: Sendable, Hashable, Identifiable {
     public var observerRuns: [ObserverRun]
     /// Problems reported with it (a failed reload's diagnostics).
     public var diagnostics: [Diagnostic]
+}
+
+extension ContextTransaction {
+    /// One observer's run during a transaction's delivery.
+    public struct ObserverRun: Sendable, Hashable {
+        /// The label given when observing (or `observer #N`).
+        public var label: String
+        /// The keys it was told about.
+        public var keys: [String]
+        /// How long it ran.
+        public var duration: Duration
+        /// Whether it ran longer than the slow-observer threshold.
+        public var isSlow: Bool
+    }
 }
 
 /// A bounded log of recent transactions, newest last; older ones are dropped.
@@ -120,7 +122,7 @@ final class ChangeLog: Sendable {
     }
 
     /// Adds observer runs to a recorded transaction (if it is still in the log).
-    func append(_ runs: [ObserverRun], to identifier: UInt64) {
+    func append(_ runs: [ContextTransaction.ObserverRun], to identifier: UInt64) {
         guard !runs.isEmpty else { return }
         state.withLock { state in
             // Identifiers are consecutive, so the transaction's place follows from the newest one's.

@@ -1,4 +1,4 @@
-@_spi(Tooling) import Ensign
+import Ensign
 import EnsignFleet
 
 /// What the `ensign fleet` subcommands do, with one invocation's client, definitions and

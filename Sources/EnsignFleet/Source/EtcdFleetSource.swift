@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 
 /// Feeds a context's fleet layer (layer 4½, between deployment files and targeting) from
 /// etcd, and keeps it live: every instance of an app that watches the same prefix applies a
@@ -27,26 +27,83 @@
 /// has failed in a row, `AppContext.status` is degraded, with `ContextStatus.fleet` saying
 /// since when and why.
 ///
+/// It is a `ValueProvider` of the `ProviderLayer.fleet` layer: create one with
+/// ``init(configuration:)`` and give it to `AppContext.attach(_:)`, or call
+/// ``start(context:configuration:)``, which does both. It delivers through the context's
+/// `ValueProviderUpdates` handle like any provider, and passes EnsignTesting's
+/// `ValueProviderCompatibilityTest`.
+///
+/// ```swift
+/// let fleet = try EtcdFleetSource(configuration: EtcdConfiguration(endpoints: ["http://127.0.0.1:2379"], keyPrefix: "/myapp/flags/"))
+/// try context.attach(fleet)
+/// ```
+///
 /// Observers of keys the fleet changes run on the source's thread. The fleet layer belongs
 /// to the root of the context given; start one source per context (a second would replace
 /// the first one's layer with its own). Keep the source while it should run: ``stop()``, or
 /// releasing it, stops the thread and closes its connection.
-public final class EtcdFleetSource: Sendable {
+public final class EtcdFleetSource: ValueProvider {
     /// The configuration it runs with.
     public let configuration: EtcdConfiguration
-    private let session: FleetSession
-    private let thread: WorkerThread
+    /// What the source has done so far, across its runs.
+    private let progress = LockedCondition(FleetProgress())
+    /// The running session and its thread, between ``start(delivering:)`` and ``stop()``.
+    private let running = LockedState<Running?>(nil)
 
-    private init(context: AppContext, client: EtcdClient, cancellation: Cancellation) {
-        let session = FleetSession(context: context, client: client, cancellation: cancellation)
-        self.configuration = client.configuration
-        self.session = session
-        self.thread = WorkerThread(name: "ensign-fleet") { session.run() }
+    private struct Running: Sendable {
+        let session: FleetSession
+        let thread: WorkerThread
+    }
+
+    /// A source for the etcd cluster `configuration` names, not started yet: attach it to a
+    /// context (`context.attach(source)`), or call ``start(delivering:)`` with a handle.
+    ///
+    /// - Throws: ``EtcdError/invalidConfiguration(_:)`` for a bad endpoint URL (`https://`
+    ///   is refused: see ``EtcdConfiguration``), no endpoints, or an empty prefix.
+    public init(configuration: EtcdConfiguration) throws(EtcdError) {
+        // Checks the configuration now, so that starting cannot fail.
+        _ = try EtcdClient(configuration: configuration, cancellation: nil)
+        self.configuration = configuration
     }
 
     deinit { stop() }
 
-    /// Starts feeding `context`'s fleet layer from the etcd cluster `configuration` names.
+    /// `etcd` and the endpoints: `etcd http://127.0.0.1:2379` (several are comma-separated).
+    /// The status and the change log name the endpoint that delivered.
+    public var name: String { "etcd " + configuration.endpoints.joined(separator: ",") }
+
+    /// `ProviderLayer.fleet`.
+    public var layer: ProviderLayer { .fleet }
+
+    /// The values the source last delivered (every key under the prefix, by flag key, with
+    /// the endpoint and the key's revision as provenance), the values it could not parse, and
+    /// the etcd revision; empty before the first read.
+    public func currentValues() -> ProvidedValues {
+        progress.withLock { $0.delivered }
+    }
+
+    /// Starts the source's thread, delivering to `updates`: it reads every key under the
+    /// prefix, delivers them, then watches and delivers each change. Returns at once; an
+    /// unreachable cluster is not an error here: the source keeps trying and reports it
+    /// unavailable. Starting a running source does nothing; a stopped one starts again with a
+    /// fresh connection (and reads the whole prefix again).
+    public func start(delivering updates: ValueProviderUpdates) {
+        running.withLock { running in
+            guard running == nil else { return }
+            let cancellation = Cancellation()
+            // The configuration was checked by init.
+            guard let client = try? EtcdClient(configuration: configuration, cancellation: cancellation) else { return }
+            progress.update { progress in
+                progress.isSynced = false
+                progress.isStopped = false
+            }
+            let session = FleetSession(updates: updates, client: client, cancellation: cancellation, progress: progress)
+            running = Running(session: session, thread: WorkerThread(name: "ensign-fleet") { session.run() })
+        }
+    }
+
+    /// Starts feeding `context`'s fleet layer from the etcd cluster `configuration` names:
+    /// ``init(configuration:)``, then `context.attach(_:)`.
     ///
     /// Returns at once; the first read happens on the source's thread (see
     /// ``waitUntilSynced(timeout:)``). An unreachable cluster is not an error here: the source
@@ -57,9 +114,9 @@ public final class EtcdFleetSource: Sendable {
     public static func start(context: AppContext, configuration: EtcdConfiguration) throws(EtcdError)
         -> EtcdFleetSource
     {
-        let cancellation = Cancellation()
-        let client = try EtcdClient(configuration: configuration, cancellation: cancellation)
-        return EtcdFleetSource(context: context, client: client, cancellation: cancellation)
+        let source = try EtcdFleetSource(configuration: configuration)
+        context.attachFleetProvider(source)
+        return source
     }
 
     /// Starts feeding `context`'s fleet layer from `endpoints` (`http://host:port` URLs)
@@ -81,25 +138,30 @@ public final class EtcdFleetSource: Sendable {
     /// observer running on that thread, it lets the thread end on its own). The fleet layer
     /// stays as it was. Later calls do nothing.
     public func stop() {
-        guard !session.cancellation.isCancelled else { return }
-        session.cancellation.cancel()
-        thread.join()
+        guard
+            let stopped = running.withLock({ running in
+                defer { running = nil }
+                return running
+            })
+        else { return }
+        stopped.session.cancellation.cancel()
+        stopped.thread.join()
     }
 
     /// The etcd revision the fleet layer reflects (0 before the first read).
-    public var revision: Int64 { session.progress.withLock { $0.revision } }
+    public var revision: Int64 { progress.withLock { $0.revision } }
 
     /// How many times the source read the whole prefix: once at start, then after each
     /// compaction that outran it.
-    var fullReads: Int { session.progress.withLock { $0.fullReads } }
+    var fullReads: Int { progress.withLock { $0.fullReads } }
 
     /// Whether the first read of the prefix has reached the context.
-    public var isSynced: Bool { session.progress.withLock { $0.isSynced } }
+    public var isSynced: Bool { progress.withLock { $0.isSynced } }
 
     /// Waits until the first read of the prefix has reached the context, at most `timeout`;
     /// returns whether it has.
     public func waitUntilSynced(timeout: Duration) -> Bool {
-        session.progress.wait(until: { $0.isSynced || $0.isStopped }, timeout: timeout)
+        progress.wait(until: { $0.isSynced || $0.isStopped }, timeout: timeout)
             && isSynced
     }
 
@@ -107,7 +169,7 @@ public final class EtcdFleetSource: Sendable {
     /// write returned), at most `timeout`; returns whether it does. The context's observers
     /// of that change have run by then.
     public func waitForRevision(_ revision: Int64, timeout: Duration) -> Bool {
-        session.progress.wait(until: { $0.revision >= revision || $0.isStopped }, timeout: timeout)
+        progress.wait(until: { $0.revision >= revision || $0.isStopped }, timeout: timeout)
             && self.revision >= revision
     }
 }

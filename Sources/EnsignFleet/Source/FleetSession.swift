@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 
 /// What the fleet source has done so far, for waiters.
 struct FleetProgress: Sendable {
@@ -10,6 +10,8 @@ struct FleetProgress: Sendable {
     var isStopped = false
     /// How many times the whole prefix was read (at start, and after each compaction).
     var fullReads = 0
+    /// What the source last delivered.
+    var delivered = ProvidedValues()
 }
 
 /// The fleet source's work loop, on its own thread: read every key under the prefix, publish
@@ -19,11 +21,12 @@ struct FleetProgress: Sendable {
 /// missed. When etcd has compacted that revision, read everything again: the context diffs
 /// the new layer against the old by value, so observers hear only about real changes.
 final class FleetSession: Sendable {
-    let context: AppContext
+    /// The context's handle: deliveries and health go through it.
+    let updates: ValueProviderUpdates
     let configuration: EtcdConfiguration
     let endpoints: [EtcdEndpoint]
     let cancellation: Cancellation
-    let progress = LockedCondition(FleetProgress())
+    let progress: LockedCondition<FleetProgress>
 
     /// The loop's own state; only the loop's thread touches it.
     private struct LoopState {
@@ -42,11 +45,15 @@ final class FleetSession: Sendable {
         var value: FleetValueText.Parsed
     }
 
-    init(context: AppContext, client: EtcdClient, cancellation: Cancellation) {
-        self.context = context
+    init(
+        updates: ValueProviderUpdates, client: EtcdClient, cancellation: Cancellation,
+        progress: LockedCondition<FleetProgress>
+    ) {
+        self.updates = updates
         self.configuration = client.configuration
         self.endpoints = client.endpoints
         self.cancellation = cancellation
+        self.progress = progress
     }
 
     private var prefix: String { configuration.keyPrefix }
@@ -65,7 +72,7 @@ final class FleetSession: Sendable {
             } catch {
                 state.consecutiveFailures += 1
                 if state.consecutiveFailures >= endpoints.count {
-                    context.reportFleetUnreachable(source: "etcd \(endpoint.name)", error: "\(error)")
+                    updates.reportUnavailable(error: "\(error)", from: "etcd \(endpoint.name)")
                 }
                 state.endpointIndex = (state.endpointIndex + 1) % endpoints.count
                 let delay = configuration.reconnectBackoff.delay(afterFailures: state.consecutiveFailures)
@@ -101,7 +108,7 @@ final class FleetSession: Sendable {
             }
             if response.isCreated {
                 state.consecutiveFailures = 0
-                context.reportFleetReachable(source: "etcd \(endpoint.name)", revision: state.revision)
+                updates.reportHealthy(revision: state.revision, from: "etcd \(endpoint.name)")
                 return true
             }
             if response.isProgressNotification {
@@ -133,14 +140,14 @@ final class FleetSession: Sendable {
         String(decoding: etcdKey.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     }
 
-    /// Hands the whole layer to the context (which checks, diffs and notifies), then tells waiters.
+    /// Delivers the whole layer to the context (which checks, diffs and notifies), then tells waiters.
     private func publish(_ state: LoopState, from endpoint: EtcdEndpoint) {
-        var values: [String: FleetValue] = [:]
+        var values: [String: ProvidedValue] = [:]
         var problems: [Diagnostic] = []
         for (key, entry) in state.entries {
             switch entry.value {
             case .value(let value):
-                values[key] = FleetValue(value, origin: entry.origin, path: "etcd:" + entry.etcdKey)
+                values[key] = ProvidedValue(value, origin: entry.origin, path: "etcd:" + entry.etcdKey)
             case .unreadable(let reason):
                 problems.append(
                     Diagnostic(
@@ -150,8 +157,10 @@ final class FleetSession: Sendable {
             }
         }
         problems.sort { $0.location < $1.location }
-        context.replaceFleetLayer(values, source: "etcd \(endpoint.name)", revision: state.revision, problems: problems)
         let revision = state.revision
+        // Before delivering: a waiter woken by the revision reads what was delivered.
+        progress.update { $0.delivered = ProvidedValues(values: values, diagnostics: problems, revision: revision) }
+        updates.replaceAll(values, revision: revision, problems: problems, from: "etcd \(endpoint.name)")
         progress.update { progress in
             progress.revision = max(progress.revision, revision)
             progress.isSynced = true

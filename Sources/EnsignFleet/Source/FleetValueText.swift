@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 import EnsignJSON
 import EnsignYAML
 

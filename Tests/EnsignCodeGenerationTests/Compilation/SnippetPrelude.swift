@@ -64,6 +64,53 @@ enum SnippetPrelude {
             name: "BeneficiariesScreen", needs: ["pageSize"],
             declaration: "struct BeneficiariesScreen { @ContextValue(.pageSize) var pageSize }"),
         Piece(
+            name: "definitions",
+            declaration: """
+                let definitions = "flags: { beneficiaries.pageSize: { type: int, default: 20 } }"
+                """),
+        Piece(name: "provider", declaration: "let provider = InMemoryValueProvider([:])"),
+        // The remote flag service the provider examples talk to: a stand-in client.
+        Piece(
+            name: "RemoteFlagClient",
+            declaration: """
+                enum RemoteFlagEvent: Sendable {
+                    case values([String: JSONValue], revision: Int64)
+                    case connected(revision: Int64)
+                    case failed(any Error)
+                }
+                final class RemoteFlagClient: Sendable {
+                    init(url: String) {}
+                    var lastValues: ProvidedValues { ProvidedValues() }
+                    func subscribe(_ handler: @escaping @Sendable (RemoteFlagEvent) -> Void) {}
+                    func unsubscribe() {}
+                }
+                """),
+        Piece(
+            name: "client", needs: ["RemoteFlagClient"],
+            declaration: "let client = RemoteFlagClient(url: \"https://flags.example/bank\")"),
+        Piece(
+            name: "FakeFlagServer", needs: ["RemoteFlagClient"],
+            declaration: """
+                final class FakeFlagServer: Sendable {
+                    init(values: [String: JSONValue]) {}
+                    var client: RemoteFlagClient { RemoteFlagClient(url: "http://127.0.0.1:8016") }
+                    func set(_ key: String, _ value: JSONValue) {}
+                }
+                """),
+        Piece(
+            name: "RemoteFlags", needs: ["RemoteFlagClient"],
+            declaration: """
+                final class RemoteFlags: ValueProvider {
+                    let name = "remote"
+                    let layer = ProviderLayer.fleet
+                    let client: RemoteFlagClient
+                    init(client: RemoteFlagClient) { self.client = client }
+                    func currentValues() -> ProvidedValues { client.lastValues }
+                    func start(delivering updates: ValueProviderUpdates) {}
+                    func stop() {}
+                }
+                """),
+        Piece(
             name: "BeneficiariesList",
             declaration: """
                 struct BeneficiariesList {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 @testable import EnsignFleet
 
 /// A stream of acknowledged writes, one new key per write plus a counter, so a missed watch

@@ -2,7 +2,7 @@ import EnsignJSON
 import Foundation
 import Testing
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 @testable import EnsignFleet
 
 extension EtcdIntegrationTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 @testable import EnsignFleet
 
 /// The definitions most fleet tests use.

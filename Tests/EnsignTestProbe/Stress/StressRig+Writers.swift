@@ -1,4 +1,4 @@
-@_spi(Sources) import Ensign
+import Ensign
 
 extension StressRig {
     /// Root overrides of `prefix`'s keys: plain, through a prefix scope, or two in a batch;

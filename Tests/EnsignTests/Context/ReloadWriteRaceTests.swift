@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 
 /// A reload reads its files outside the writers' lock. A write that lands while it reads must
 /// survive its commit: a reload replaces only the layers it read.

@@ -1,7 +1,7 @@
 import EnsignTestSupport
 import Testing
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 
 @Suite("The fleet layer (4½)")
 struct FleetLayerTests {

@@ -1,7 +1,7 @@
 import EnsignYAML
 import Foundation
 
-@_spi(Sources) @testable import Ensign
+@testable import Ensign
 
 /// The system under test: a real root context over real files (in a private directory,
 /// on tmpfs when there is one so fsync costs nothing), its children and observers, driven by

@@ -78,7 +78,7 @@ public struct ObserverRunReport: Codable, Sendable, Hashable {
     }
 
     /// Creates a report of `run`.
-    public init(_ run: ObserverRun) {
+    public init(_ run: ContextTransaction.ObserverRun) {
         label = run.label
         keys = run.keys
         let (seconds, attoseconds) = run.duration.components
