@@ -31,12 +31,7 @@ package struct YAMLParser: Sendable {
 
     /// Parses every document in the UTF-8 (or UTF-16 with a byte-order mark) `bytes`.
     package func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
-        guard bytes.count <= limits.maximumFileSize else {
-            throw YAMLError(
-                .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
-                "file is \(bytes.count) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
-                    + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
-        }
+        try checkSize(of: bytes, file: file)
         var composer = NodeComposer(file: file, limits: limits)
         try composer.compose(bytes)
         return composer.documents
@@ -48,14 +43,19 @@ package struct YAMLParser: Sendable {
     /// Use it for `.json` files: it reads every string JSON allows (escaped surrogate pairs,
     /// U+007F–U+009F, U+FFFE), which libyaml does not.
     package func documents(fromJSON bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+        try checkSize(of: bytes, file: file)
+        var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
+        return try reader.documents()
+    }
+
+    /// Refuses a file over the size limit before any of it is read, whatever its syntax.
+    private func checkSize(of bytes: [UInt8], file: String) throws(YAMLError) {
         guard bytes.count <= limits.maximumFileSize else {
             throw YAMLError(
                 .limitExceeded, at: SourcePosition(file: file, line: 1, column: 1),
                 "file is \(bytes.count) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
                     + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
         }
-        var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
-        return try reader.documents()
     }
 
     /// Parses a stream that must hold at most one document; returns `nil` for an empty stream.
