@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -35,10 +36,10 @@ struct RoundTripTests {
     @Test("set overrides the value, the app's observer sees it, and get reports it as an override by cli")
     func setReachesObserver() throws {
         let harness = try ServerHarness()
-        let seen = LockedState<[Int]>([])
+        let seen = Recorder<Int>()
         let observed = Signal()
         let token = harness.context.observe(.pageSize, label: "page size view") { value in
-            seen.withLock { $0.append(value) }
+            seen.record(value)
             observed.fire()
         }
         defer { token.cancel() }
@@ -50,7 +51,7 @@ struct RoundTripTests {
         #expect(report.source.actor == "cli")
         #expect(report.isOverridden)
         #expect(observed.wait())
-        #expect(seen.withLock { $0 } == [50])
+        #expect(seen.values == [50])
         #expect(harness.context[.pageSize] == 50)
         #expect(try client.get("beneficiaries.pageSize").value == 50)
     }
