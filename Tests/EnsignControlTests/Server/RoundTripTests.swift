@@ -37,11 +37,7 @@ struct RoundTripTests {
     func setReachesObserver() throws {
         let harness = try ServerHarness()
         let seen = Recorder<Int>()
-        let observed = Signal()
-        let token = harness.context.observe(.pageSize, label: "page size view") { value in
-            seen.record(value)
-            observed.fire()
-        }
+        let token = harness.context.observe(.pageSize, label: "page size view") { seen.record($0) }
         defer { token.cancel() }
         let client = try harness.client()
         let report = try client.set("beneficiaries.pageSize", to: 50)
@@ -50,7 +46,7 @@ struct RoundTripTests {
         #expect(report.source.layer == "override")
         #expect(report.source.actor == "cli")
         #expect(report.isOverridden)
-        #expect(observed.wait())
+        #expect(waitUntil("the app's observer to be called") { seen.count > 0 })
         #expect(seen.values == [50])
         #expect(harness.context[.pageSize] == 50)
         #expect(try client.get("beneficiaries.pageSize").value == 50)

@@ -1,4 +1,3 @@
-import Dispatch
 import Ensign
 import EnsignJSON
 import EnsignTestSupport
@@ -95,20 +94,6 @@ final class RawConnection {
 
     /// Closes without a goodbye, as a crashed client would.
     func close() { channel.close() }
-}
-
-/// Waits for something another thread does, with a timeout.
-final class Signal: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func fire() { semaphore.signal() }
-
-    /// Whether the signal fired within `timeout`.
-    func wait(timeout: Duration = .seconds(10)) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        return semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
-    }
 }
 
 /// The server's refusal inside a client error, if that is what `error` is.
