@@ -35,37 +35,42 @@ public func waitUntil(
         Thread.sleep(forTimeInterval: WaitReport.seconds(min(interval, deadline - clock.now)))
     }
     if try condition() { return true }
-    WaitReport.timedOut(what(), timeout: timeout, fileID: fileID, line: line)
+    WaitReport.gaveUp(on: what(), timeout: timeout, cancelled: false, fileID: fileID, line: line)
     return false
 }
 
 /// The asynchronous form of `waitUntil`, for async tests: it sleeps with `Task.sleep`, so a
 /// waiting test never holds one of the few threads the concurrency runtime has while what it
 /// waits for may need one. Pass an `async` closure (`{ () async in … }`): given a plain closure,
-/// the compiler picks the synchronous form, which is unavailable in async code.
+/// the compiler picks the synchronous form, which is unavailable in async code. It runs on the
+/// caller's actor (`isolation`), so a `@MainActor` test can wait on main-actor state.
 public func waitUntil(
     _ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
     pollingEvery interval: Duration = .milliseconds(2),
-    fileID: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
+    fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    while clock.now < deadline {
+    // A cancelled task (a test past its time limit) stops waiting at once rather than spinning on
+    // a `Task.sleep` that no longer sleeps; the report then says it was cancelled, not timed out.
+    while clock.now < deadline, !Task.isCancelled {
         if try await condition() { return true }
-        // A cancelled task still waits out its deadline (by polling), so that cancellation never
-        // turns into an early `false` that reads as a timeout.
-        do { try await Task.sleep(for: min(interval, deadline - clock.now)) } catch { await Task.yield() }
+        try? await Task.sleep(for: min(interval, deadline - clock.now))
     }
     if try await condition() { return true }
-    WaitReport.timedOut(what(), timeout: timeout, fileID: fileID, line: line)
+    let cancelled = Task.isCancelled
+    WaitReport.gaveUp(on: what(), timeout: timeout, cancelled: cancelled, fileID: fileID, line: line)
     return false
 }
 
-/// What both forms of `waitUntil` share: the timeout report and the interval in seconds.
+/// What both forms of `waitUntil` share: the report when they give up, and the interval in seconds.
 enum WaitReport {
-    /// Writes the timeout report to standard error, where `swift test` shows it next to the failure.
-    static func timedOut(_ what: String, timeout: Duration, fileID: String, line: Int) {
-        let report = "waitUntil timed out after \(timeout) waiting for \(what) (\(fileID):\(line))\n"
+    /// Writes the report of a wait that ended without its condition to standard error, where
+    /// `swift test` shows it next to the failed expectation.
+    static func gaveUp(on what: String, timeout: Duration, cancelled: Bool, fileID: String, line: Int) {
+        let why = cancelled ? "was cancelled (timeout \(timeout))" : "timed out after \(timeout)"
+        let report = "waitUntil \(why) waiting for \(what) (\(fileID):\(line))\n"
         FileHandle.standardError.write(Data(report.utf8))
     }
 
