@@ -55,7 +55,9 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
         .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
-        // Helpers the test targets share: running built executables, temporary directories.
+        // Helpers the test targets and the test executables share: running built executables, temporary
+        // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the
+        // probe and the soak, which are not tests, can use it too.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
         .testTarget(
             name: "EnsignTests",

@@ -1,5 +1,6 @@
-/// The small banking app the control and CLI tests run: three flags, one preference and a
-/// development overlay.
+/// The small banking app the control, CLI and context tests run: three flags, one preference
+/// and a development overlay. The one home of this sample's YAML, so that the targets test the
+/// same app.
 ///
 /// ```swift
 /// let context = try AppContext(
@@ -13,6 +14,21 @@ public enum BeneficiariesFixture {
         namespace: beneficiaries
         flags:
           showPendingList: { type: bool, default: false, description: Show pending beneficiaries. }
+          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
+          sortOrder: { type: string, enum: [name, recent], default: recent }
+        """
+
+    /// The same flags with `showPendingList` on in the development environment (an `environments:`
+    /// default) and no descriptions, for the context tests, which check layers against it: in
+    /// development it is `true` before any overlay.
+    public static let definitionsOnInDevelopment = """
+        version: 1
+        namespace: beneficiaries
+        flags:
+          showPendingList:
+            type: bool
+            default: false
+            environments: { development: true }
           pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
           sortOrder: { type: string, enum: [name, recent], default: recent }
         """

@@ -1,6 +1,7 @@
 import Ensign
 import EnsignControl
 import EnsignJSON
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -70,13 +71,13 @@ struct LiveCommandTests {
     @Test("set changes the app's value and its observer runs; VALUE is JSON or else text")
     func set() throws {
         let app = try LiveApp()
-        let seen = Signal()
-        let token = app.context.observe(.pageSize, label: "page size") { if $0 == 50 { seen.fire() } }
+        let seen = Recorder<Int>()
+        let token = app.context.observe(.pageSize, label: "page size") { seen.record($0) }
         defer { token.cancel() }
         let result = try app.run(["set", "beneficiaries.pageSize", "50"])
         #expect(result.status == 0)
         #expect(result.output == "beneficiaries.pageSize = 50  (override by cli)\n")
-        #expect(seen.wait())
+        #expect(waitUntil("the app's observer to see 50") { seen.values.contains(50) })
         #expect(app.context[.pageSize] == 50)
         #expect(try app.run(["set", "beneficiaries.sortOrder", "name"]).status == 0)
         #expect(app.context.value(forKeyNamed: "beneficiaries.sortOrder") == "name")

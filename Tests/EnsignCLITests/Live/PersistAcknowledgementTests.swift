@@ -26,9 +26,12 @@ struct PersistAcknowledgementTests {
                     "--socket", directory.path + "/demo.sock",
                 ],
                 environment: ["ENSIGN_RUNTIME_DIR": directory.path], output: output, errors: errors)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline, process.isRunning {
-                usleep(5_000)
+            let (socket, process) = (socket, process)
+            // A demo that exits early ends the wait too; the test's first request then says why.
+            _ = waitUntil(
+                "the demo to create its socket or exit", timeout: .seconds(60), pollingEvery: .milliseconds(5)
+            ) {
+                FileManager.default.fileExists(atPath: socket) || !process.isRunning
             }
         }
 

@@ -54,7 +54,6 @@ final class StreamingProcess {
     private let output = Pipe()
     private let errorOutput = Pipe()
     private let buffers = LockedState<(output: String, errors: String)>(("", ""))
-    private let changed = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String]) throws {
         process.executableURL = CLIRunner.executable
@@ -65,16 +64,13 @@ final class StreamingProcess {
         process.standardOutput = output
         process.standardError = errorOutput
         let buffers = self.buffers
-        let changed = self.changed
         output.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             buffers.withLock { $0.output += text }
-            changed.signal()
         }
         errorOutput.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             buffers.withLock { $0.errors += text }
-            changed.signal()
         }
         try process.run()
     }
@@ -89,12 +85,13 @@ final class StreamingProcess {
 
     /// Whether standard error says `text` within `timeout`.
     func waitForError(containing text: String, timeout: Duration = .seconds(20)) -> Bool {
-        waitFor(timeout: timeout) { $0.errors.contains(text) ? true : nil } ?? false
+        waitFor("standard error to say \"\(text)\"", timeout: timeout) { $0.errors.contains(text) ? true : nil }
+            ?? false
     }
 
     /// The first complete output line that contains `text`, within `timeout`.
     func waitForOutputLine(containing text: String, timeout: Duration = .seconds(20)) -> String? {
-        waitFor(timeout: timeout) { buffers in
+        waitFor("an output line with \"\(text)\"", timeout: timeout) { buffers in
             buffers.output.split(separator: "\n", omittingEmptySubsequences: true).dropLast(
                 buffers.output.hasSuffix("\n") ? 0 : 1
             ).first { $0.contains(text) }.map(String.init)
@@ -112,25 +109,15 @@ final class StreamingProcess {
         return process.terminationStatus
     }
 
-    private func waitFor<T>(timeout: Duration, _ match: ((output: String, errors: String)) -> T?) -> T? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while true {
-            if let found = buffers.withLock({ match($0) }) { return found }
-            guard clock.now < deadline else { return nil }
-            _ = changed.wait(timeout: .now() + .milliseconds(100))
+    /// What `match` finds in the output so far, once it finds something (with the shared `waitUntil`).
+    private func waitFor<T>(
+        _ what: String, timeout: Duration, _ match: ((output: String, errors: String)) -> T?
+    ) -> T? {
+        var found: T?
+        _ = waitUntil(what, timeout: timeout) {
+            found = buffers.withLock { match($0) }
+            return found != nil
         }
-    }
-}
-
-/// Waits for something another thread does, with a timeout.
-final class Signal: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func fire() { semaphore.signal() }
-
-    /// Whether the signal fired within `timeout`.
-    func wait(timeout: Duration = .seconds(10)) -> Bool {
-        semaphore.wait(timeout: .now() + .seconds(Int(timeout.components.seconds))) == .success
+        return found
     }
 }

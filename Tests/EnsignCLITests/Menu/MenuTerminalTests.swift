@@ -28,7 +28,9 @@ struct MenuTerminalTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: socketPath) { usleep(20_000) }
+            _ = waitUntil("tmux to create its socket", timeout: .seconds(4), pollingEvery: .milliseconds(20)) {
+                FileManager.default.fileExists(atPath: socketPath)
+            }
             // Without a server on the socket, `new-session` would start the daemon after all.
             guard process.isRunning, FileManager.default.fileExists(atPath: socketPath) else {
                 throw TmuxUnavailable()
@@ -72,13 +74,16 @@ struct MenuTerminalTests {
             (try? server.run(["capture-pane", "-p", "-t", name]).output) ?? ""
         }
 
-        /// Waits (bounded) until the screen satisfies `condition`; returns the last screen.
+        /// Waits (bounded) until the screen satisfies `condition`; returns the last screen, which
+        /// the test's expectations then read.
         @discardableResult
         func waitForScreen(_ condition: (String) -> Bool) -> String {
             var last = screen
-            for _ in 0..<100 where !condition(last) {
-                usleep(50_000)
+            // Ten seconds: a hundred captures fifty milliseconds apart, the wait this replaced,
+            // took at least five and more on a loaded machine.
+            _ = waitUntil("the menu's screen to change as expected", pollingEvery: .milliseconds(50)) {
                 last = screen
+                return condition(last)
             }
             return last
         }

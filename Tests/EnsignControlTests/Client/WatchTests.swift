@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Testing
 
 @testable import EnsignControl
@@ -107,9 +108,9 @@ struct WatchTests {
     func watcherLeaves() throws {
         let harness = try ServerHarness()
         let watch = try harness.client().watch()
-        #expect(eventually { harness.server.connectionCount == 1 })
+        #expect(waitUntil("the server to hold 1 connection") { harness.server.connectionCount == 1 })
         watch.close()
-        #expect(eventually { harness.server.connectionCount == 0 })
+        #expect(waitUntil("the server to hold 0 connections") { harness.server.connectionCount == 0 })
         try harness.context.setOverride(.pageSize, to: 44)
         let last = try #require(harness.context.changeLog.last)
         #expect(last.observerRuns.isEmpty)

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -48,13 +49,13 @@ struct ConnectionSlotTests {
             let refused = try harness.raw()
             #expect(try refused.receive()?["error"]?["code"] == "BUSY")
         }
-        let lines = harness.logged.withLock { $0.filter { $0.contains("maximumConnections") } }
+        let lines = harness.logged.values.filter { $0.contains("maximumConnections") }
         #expect((1...2).contains(lines.count), "\(lines)")
         Thread.sleep(forTimeInterval: 1.1)
         // The holder stays busy, so the next newcomer is refused rather than taking its place.
         #expect(try holder.request(#"{"id":2,"op":"status"}"#)?["ok"] == true)
         #expect(try harness.raw().receive()?["error"]?["code"] == "BUSY")
-        let later = harness.logged.withLock { $0.filter { $0.contains("maximumConnections") } }
+        let later = harness.logged.values.filter { $0.contains("maximumConnections") }
         #expect(later.last?.contains("more like it since the last report") == true, "\(later)")
     }
 }

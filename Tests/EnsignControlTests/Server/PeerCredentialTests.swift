@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ struct PeerCredentialTests {
         #expect(status == 0)
         #expect(output.contains("\"FORBIDDEN\""))
         #expect(
-            harness.logged.withLock { $0.contains { $0.contains("refused a connection from uid \(Self.otherUID)") } })
+            harness.logged.values.contains { $0.contains("refused a connection from uid \(Self.otherUID)") })
         #expect(try harness.client().status().server.app == "testapp")
     }
 

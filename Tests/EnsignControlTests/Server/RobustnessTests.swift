@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -73,7 +74,7 @@ struct RobustnessTests {
         let leaver = try harness.raw()
         for id in 0..<200 { try leaver.send(line: #"{"id":\#(id),"op":"list"}"#) }
         leaver.close()
-        #expect(eventually { harness.server.connectionCount == 0 })
+        #expect(waitUntil("the server to hold 0 connections") { harness.server.connectionCount == 0 })
         #expect(try harness.client().toggle("beneficiaries.showPendingList").value == true)
     }
 
@@ -95,9 +96,9 @@ struct RobustnessTests {
         let extra = try harness.raw()
         #expect(try extra.receive()?["error"]?["code"] == "BUSY")
         #expect(extra.isClosedByServer())
-        #expect(harness.logged.withLock { $0.contains { $0.contains("maximumConnections") } })
+        #expect(harness.logged.values.contains { $0.contains("maximumConnections") })
         open[0].close()
-        #expect(eventually { harness.server.connectionCount == 2 })
+        #expect(waitUntil("the server to hold 2 connections") { harness.server.connectionCount == 2 })
         #expect(try harness.raw().request(#"{"id":2,"op":"status"}"#)?["ok"] == true)
     }
 
@@ -118,7 +119,7 @@ struct RobustnessTests {
         let harness = try ServerHarness { $0.watchQueueCapacity = 64 }
         let stalled = try harness.raw()
         try stalled.send(line: #"{"id":"w","op":"watch"}"#)
-        #expect(eventually { harness.server.connectionCount == 1 })
+        #expect(waitUntil("the server to hold 1 connection") { harness.server.connectionCount == 1 })
         let other = try harness.client()
         let clock = ContinuousClock()
         var slowest = Duration.zero

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -35,12 +36,8 @@ struct RoundTripTests {
     @Test("set overrides the value, the app's observer sees it, and get reports it as an override by cli")
     func setReachesObserver() throws {
         let harness = try ServerHarness()
-        let seen = LockedState<[Int]>([])
-        let observed = Signal()
-        let token = harness.context.observe(.pageSize, label: "page size view") { value in
-            seen.withLock { $0.append(value) }
-            observed.fire()
-        }
+        let seen = Recorder<Int>()
+        let token = harness.context.observe(.pageSize, label: "page size view") { seen.record($0) }
         defer { token.cancel() }
         let client = try harness.client()
         let report = try client.set("beneficiaries.pageSize", to: 50)
@@ -49,8 +46,8 @@ struct RoundTripTests {
         #expect(report.source.layer == "override")
         #expect(report.source.actor == "cli")
         #expect(report.isOverridden)
-        #expect(observed.wait())
-        #expect(seen.withLock { $0 } == [50])
+        #expect(waitUntil("the app's observer to be called") { seen.count > 0 })
+        #expect(seen.values == [50])
         #expect(harness.context[.pageSize] == 50)
         #expect(try client.get("beneficiaries.pageSize").value == 50)
     }

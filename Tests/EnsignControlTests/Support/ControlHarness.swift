@@ -1,4 +1,3 @@
-import Dispatch
 import Ensign
 import EnsignJSON
 import EnsignTestSupport
@@ -24,7 +23,8 @@ final class ServerHarness {
     let directory: TemporaryRuntimeDirectory
     let context: AppContext
     let server: ControlServer
-    let logged = LockedState<[String]>([])
+    /// The server's log lines, in order.
+    let logged = Recorder<String>()
 
     init(
         context: AppContext? = nil, environment: String = "development",
@@ -34,7 +34,7 @@ final class ServerHarness {
         self.context = try context ?? ControlFixtures.context(environment: environment)
         var options = ControlServerOptions(appName: "testapp", runtimeDirectory: directory.path)
         let logged = self.logged
-        options.log = { message in logged.withLock { $0.append(message) } }
+        options.log = { message in logged.record(message) }
         configure(&options)
         server = try ControlServer.start(context: self.context, options: options)
     }
@@ -94,31 +94,6 @@ final class RawConnection {
 
     /// Closes without a goodbye, as a crashed client would.
     func close() { channel.close() }
-}
-
-/// Waits for something another thread does, with a timeout.
-final class Signal: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func fire() { semaphore.signal() }
-
-    /// Whether the signal fired within `timeout`.
-    func wait(timeout: Duration = .seconds(10)) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        return semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
-    }
-}
-
-/// Waits until `condition` holds, checking every millisecond, for at most `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if try condition() { return true }
-        usleep(1000)
-    }
-    return try condition()
 }
 
 /// The server's refusal inside a client error, if that is what `error` is.

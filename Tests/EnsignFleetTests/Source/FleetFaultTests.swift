@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -83,15 +84,23 @@ extension EtcdIntegrationTests {
             let stream = WriteStream(client: try cluster.client(prefix: prefix), prefix: prefix)
             #expect(stream.acknowledged.wait(until: { $0 >= 20 }, timeout: .seconds(30)))
             cluster.kill(cluster.members[0])
-            #expect(waitUntil(apps[0]) { $0.status.isDegraded }, "the outage shows in the status")
+            #expect(
+                waitUntil("app 0's status to be degraded") { apps[0].status.isDegraded },
+                "the outage shows in the status")
             try cluster.restart(cluster.members[0])
             stream.join()
             #expect(stream.failedAttempts.count > 0, "some writes met the outage")
 
             for (index, app) in apps.enumerated() {
-                let converged = waitUntil(app, timeout: .seconds(30)) { WriteStream.hasConverged($0) }
+                let converged = waitUntil(
+                    "app \(index) to converge", timeout: .seconds(30), pollingEvery: .milliseconds(20)
+                ) {
+                    WriteStream.hasConverged(app)
+                }
                 #expect(converged, "app \(index) misses \(WriteStream.differences(app).prefix(10))")
-                #expect(waitUntil(app) { !$0.status.isDegraded }, "app \(index) is healthy again")
+                #expect(
+                    waitUntil("app \(index)'s status to be healthy") { !app.status.isDegraded },
+                    "app \(index) is healthy again")
                 #expect(sources[index].fullReads == 1, "app \(index) resumed its watch rather than re-reading")
             }
         }
@@ -115,7 +124,11 @@ extension EtcdIntegrationTests {
             stream.join()
 
             for (index, app) in apps.enumerated() {
-                let converged = waitUntil(app, timeout: .seconds(30)) { WriteStream.hasConverged($0) }
+                let converged = waitUntil(
+                    "app \(index) to converge", timeout: .seconds(30), pollingEvery: .milliseconds(20)
+                ) {
+                    WriteStream.hasConverged(app)
+                }
                 #expect(converged, "app \(index) misses \(WriteStream.differences(app).prefix(10))")
                 #expect(!app.status.isDegraded, "a cluster that keeps its quorum is not an outage")
             }

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -124,14 +125,19 @@ extension EtcdIntegrationTests {
             for source in sources { #expect(source.waitUntilSynced(timeout: .seconds(10))) }
             let started = threadIDs(named: "ensign-fleet").subtracting(earlier)
             #expect(started.count == 3, "one thread per source")
-            #expect(waitUntil(context) { _ in openConnections(toPort: port) == 3 }, "one watch each")
+            #expect(
+                waitUntil("3 connections to etcd", pollingEvery: .milliseconds(20)) {
+                    openConnections(toPort: port) == 3
+                }, "one watch each")
             let start = ContinuousClock.now
             for source in sources { source.stop() }
             #expect(ContinuousClock.now - start < .seconds(1), "stopping interrupts the blocked watch at once")
             // pthread_join returns once the thread has cleared its id, a moment before the kernel
             // removes its /proc entry; so wait a little for the entries, not for the threads.
             #expect(
-                waitUntil(context, timeout: .seconds(2)) { _ in started.filter(threadIsAlive).isEmpty },
+                waitUntil("the sources' threads to end", timeout: .seconds(2)) {
+                    started.filter(threadIsAlive).isEmpty
+                },
                 "each source's own thread has ended")
             #expect(openConnections(toPort: port) == 0)
             sources.removeAll()
@@ -154,7 +160,7 @@ extension EtcdIntegrationTests {
 
             let before = WallClockTime.now()
             proxy.cut()
-            #expect(waitUntil(context) { $0.status.isDegraded })
+            #expect(waitUntil("the status to be degraded") { context.status.isDegraded })
             let status = context.status
             #expect(status.fleet?.isReachable == false && status.fleet?.lastError != nil)
             #expect(status.since.map { $0 >= before } == true)
@@ -162,7 +168,7 @@ extension EtcdIntegrationTests {
             #expect(context.value(forKeyNamed: "list.pageSize") == 42, "the last good fleet layer stays in force")
 
             proxy.restore()
-            #expect(waitUntil(context) { !$0.status.isDegraded })
+            #expect(waitUntil("the status to be healthy") { !context.status.isDegraded })
             #expect(context.status.fleet?.isReachable == true)
             let notes = context.changeLog.flatMap(\.diagnostics).map(\.message)
             #expect(notes.filter { $0.contains("unreachable") }.count == 1, "one outage, logged once")
@@ -190,7 +196,7 @@ extension EtcdIntegrationTests {
             let appRevision = source.revision
 
             proxy.cut()
-            #expect(waitUntil(context) { $0.status.isDegraded })
+            #expect(waitUntil("the status to be degraded") { context.status.isDegraded })
             let notified = LockedCondition<[String]>([])
             let token = context.observeAll { batch in notified.update { $0 += batch.changes.map(\.key) } }
             defer { token.cancel() }

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -170,20 +171,22 @@ final class EtcdCluster: @unchecked Sendable {
         configuration.requestTimeout = .milliseconds(500)
         configuration.dialTimeout = .milliseconds(200)
         let client = try EtcdClient(configuration: configuration)
-        let deadline = ContinuousClock.now + timeout
         var lastError: (any Error)?
-        while ContinuousClock.now < deadline {
+        let serving = try waitUntil(
+            "etcd member \(member.name) to serve", timeout: timeout, pollingEvery: .milliseconds(20)
+        ) {
             do {
                 _ = try client.get("/health/probe")
-                return
+                return true
             } catch {
                 lastError = error
                 guard member.isRunning else {
                     throw EtcdTestError("etcd member \(member.name) exited: \(log(of: member))")
                 }
-                usleep(20_000)  // polling a condition, with the deadline above
+                return false
             }
         }
+        guard !serving else { return }
         throw EtcdTestError(
             "etcd member \(member.name) did not serve within \(timeout): \(String(describing: lastError))")
     }

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -27,27 +28,11 @@ func testConfiguration(_ endpoints: [String], prefix: String) -> EtcdConfigurati
     return configuration
 }
 
-/// Waits, without sleeping blindly, until `condition` holds for `context`, re-checking after
-/// each of its transactions; returns whether it held within `timeout`.
-func waitUntil(
-    _ context: AppContext, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable (AppContext) -> Bool
-) -> Bool {
-    let signal = LockedCondition(0)
-    let token = context.observeAll { _ in signal.update { $0 += 1 } }
-    defer { token.cancel() }
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        let seen = signal.withLock { $0 }
-        if condition(context) { return true }
-        // Also re-check now and then: status changes (reachability) are not transactions.
-        _ = signal.wait(until: { $0 != seen }, timeout: .milliseconds(50))
-    }
-    return condition(context)
-}
-
-/// Waits until `context`'s `key` resolves to `value`.
+/// Waits until `context`'s `key` resolves to `value` (with the shared `waitUntil`).
 func waitForValue(_ context: AppContext, _ key: String, _ value: JSONValue?, timeout: Duration = .seconds(10)) -> Bool {
-    waitUntil(context, timeout: timeout) { $0.value(forKeyNamed: key) == value }
+    waitUntil("\(key) to be \(value.map { "\($0)" } ?? "unset")", timeout: timeout) {
+        context.value(forKeyNamed: key) == value
+    }
 }
 
 /// How many TCP connections this process has open to `port` on loopback (from /proc).

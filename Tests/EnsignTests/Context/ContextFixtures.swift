@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 
 /// The keys the context tests use, declared the way an app declares them.
 extension FlagKey<Bool> {
@@ -26,17 +27,8 @@ extension UserPreferenceKey<Bool> {
 }
 
 enum ContextFixtures {
-    static let definitions = """
-        version: 1
-        namespace: beneficiaries
-        flags:
-          showPendingList:
-            type: bool
-            default: false
-            environments: { development: true }
-          pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-          sortOrder: { type: string, enum: [name, recent], default: recent }
-        """
+    /// The banking sample (`BeneficiariesFixture`), with `showPendingList` on in development.
+    static let definitions = BeneficiariesFixture.definitionsOnInDevelopment
 
     static let transfers = """
         version: 1
@@ -52,11 +44,8 @@ enum ContextFixtures {
                 - null
         """
 
-    static let preferences = """
-        version: 1
-        preferences:
-          appearance.darkMode: { type: bool, default: false }
-        """
+    /// The banking sample's preferences.
+    static let preferences = BeneficiariesFixture.preferences
 
     /// A context over the fixtures, for `environment`, with optional overlays.
     static func context(

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import EnsignTesting
 import Testing
 

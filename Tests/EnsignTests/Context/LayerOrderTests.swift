@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import Ensign
@@ -8,7 +9,7 @@ struct LayerOrderTests {
     func layerPairs() throws {
         let context = try ContextFixtures.context(
             environment: "development",
-            environmentOverlay: "flags:\n  beneficiaries.pageSize: 30\n",
+            environmentOverlay: BeneficiariesFixture.developmentOverlay,
             deploymentOverlays: ["flags:\n  beneficiaries.pageSize: 40\n", "flags:\n  beneficiaries.pageSize: 50\n"])
 
         // Code default: a key no file defines.
@@ -150,7 +151,7 @@ struct ExplainTests {
     @Test("explain lists every layer with a value, lowest first, and marks the winner")
     func layersAndWinner() throws {
         let context = try ContextFixtures.context(
-            environment: "development", environmentOverlay: "flags:\n  beneficiaries.pageSize: 30\n",
+            environment: "development", environmentOverlay: BeneficiariesFixture.developmentOverlay,
             deploymentOverlays: ["flags:\n  beneficiaries.pageSize: 40\n"])
         try context.setOverride(.pageSize, to: 60, actor: "cli")
         let explanation = context.explain(keyNamed: "beneficiaries.pageSize")

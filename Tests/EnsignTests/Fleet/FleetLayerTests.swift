@@ -51,8 +51,8 @@ struct FleetLayerTests {
     @Test("Only keys whose value changed are notified; a new revision with the same values wakes nobody")
     func valueDiffed() throws {
         let context = try AppContext(definitions: Self.definitions)
-        let batches = LockedState<[ChangeBatch]>([])
-        let token = context.observeAll { batch in batches.withLock { $0.append(batch) } }
+        let batches = Recorder<ChangeBatch>()
+        let token = context.observeAll { batch in batches.record(batch) }
         defer { token.cancel() }
         context.replaceFleetLayer(
             ["list.pageSize": value(50, revision: 2, key: "list.pageSize")], source: "etcd http://e1", revision: 2)
@@ -66,13 +66,13 @@ struct FleetLayerTests {
         context.replaceFleetLayer(
             ["list.pageSize": FleetValue(50, origin: "etcd http://e2 rev 2", path: "etcd:/app/list.pageSize")],
             source: "etcd http://e2", revision: 9)
-        let seen = batches.withLock { $0 }
+        let seen = batches.values
         #expect(seen.map { $0.changes.map(\.key) } == [["list.pageSize"]])
         #expect(seen.first?.cause == .fleet(source: "etcd http://e1 rev 2"))
         #expect(context.details(forKeyNamed: "list.pageSize").source.description == "fleet etcd http://e2 rev 2")
         context.replaceFleetLayer([:], source: "etcd http://e2", revision: 10)
         #expect(context.value(forKeyNamed: "list.pageSize") == 20)
-        #expect(batches.withLock { $0.count } == 2)
+        #expect(batches.count == 2)
     }
 
     @Test("A refused value leaves its key to the lower layers and is reported with its path; the rest applies")

@@ -1,3 +1,5 @@
+import EnsignTestSupport
+
 @testable import Ensign
 
 /// Observe-all observers on every context: each step's change batches, old and new values
@@ -7,15 +9,12 @@ extension ModelHarness {
     func observeAll(slot: Int) {
         guard let context = contexts[slot] else { return }
         batchTokens[slot] = context.observeAll(label: "all c\(slot)") { [receivedBatches] batch in
-            receivedBatches.withLock { $0.append((slot, batch)) }
+            receivedBatches.record((slot, batch))
         }
     }
 
     /// Takes the batches received since the last call.
     func drainBatches() -> [(slot: Int, batch: ChangeBatch)] {
-        receivedBatches.withLock { batches in
-            defer { batches.removeAll() }
-            return batches
-        }
+        receivedBatches.takeAll()
     }
 }

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import EnsignYAML
 import Foundation
 
@@ -20,14 +21,14 @@ final class ModelHarness {
     /// the end of their context can stop them.
     var orphans: [ObservationToken] = []
     /// Notifications received, in order: (registration, value).
-    private let received = LockedState<[(registration: Int, value: JSONValue)]>([])
+    private let received = Recorder<(registration: Int, value: JSONValue)>()
     /// What the fleet source holds (it replaces the whole layer on each change, as etcd's does).
     private var fleet: [String: FleetValue] = [:]
     private var fleetRevision: Int64 = 0
     /// Each live context's observe-all token, by context slot (see `ModelHarness+Batches`).
     var batchTokens: [Int: ObservationToken] = [:]
     /// Change batches received, in order: (context slot, batch).
-    let receivedBatches = LockedState<[(slot: Int, batch: ChangeBatch)]>([])
+    let receivedBatches = Recorder<(slot: Int, batch: ChangeBatch)>()
     /// The error of the last start, when it failed.
     private(set) var startError: AppContextLoadError?
 
@@ -97,10 +98,7 @@ final class ModelHarness {
 
     /// Takes the notifications received since the last call.
     func drainNotifications() -> [(registration: Int, value: JSONValue)] {
-        received.withLock { notifications in
-            defer { notifications.removeAll() }
-            return notifications
-        }
+        received.takeAll()
     }
 
     /// The context in `slot`, through the `app` prefix scope when `viaScope` is set, and the
@@ -167,7 +165,7 @@ final class ModelHarness {
         let registration = registrationCount
         registrations[slot] = registration
         let record: @Sendable (JSONValue) -> Void = { [received] value in
-            received.withLock { $0.append((registration, value)) }
+            received.record((registration, value))
         }
         let label = "o\(slot)"
         tokens[slot] =

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import Ensign
@@ -65,16 +66,16 @@ struct ObserverLifetimeTests {
     @Test("A queue kept busy by writers does not keep the slots of rounds it has delivered")
     func busyQueueReusesSlots() {
         let queue = DeliveryQueue()
-        let slots = LockedState<[Int]>([])
+        let slots = Recorder<Int>()
         // Each round queues the next one, so the queue never drains until the last.
         @Sendable func round(_ remaining: Int) {
-            slots.withLock { $0.append(queue.storedRounds.slots) }
+            slots.record(queue.storedRounds.slots)
             if remaining > 0 { queue.enqueue { round(remaining - 1) } }
         }
         queue.enqueue { round(10_000) }
         queue.deliverPending()
         // The queue compacts once half its slots have run: a bounded array, not one slot per round.
-        #expect(slots.withLock { $0.max() ?? .max } <= 64)
+        #expect((slots.values.max() ?? .max) <= 64)
         #expect(queue.storedRounds.slots == 0)
     }
 }

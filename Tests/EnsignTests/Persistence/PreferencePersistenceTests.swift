@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import EnsignYAML
 import Foundation
 import Testing
