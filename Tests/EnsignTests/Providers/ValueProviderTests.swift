@@ -133,15 +133,15 @@ struct ValueProviderTests {
         let provider = InMemoryValueProvider(["list.pageSize": 50])
         try context.attach(provider)
         defer { provider.stop() }
-        let seen = LockedState<[JSONValue?]>([])
+        let seen = Recorder<JSONValue?>()
         let token = context.observe(keysNamed: ["list.pageSize"]) { batch in
             let value = batch.changes.first?.newValue
-            seen.withLock { $0.append(value) }
+            seen.record(value)
             if value == 60 { provider["list.pageSize"] = 70 }
         }
         defer { token.cancel() }
         provider["list.pageSize"] = 60
-        #expect(seen.withLock { $0 } == [60, 70])
+        #expect(seen.values == [60, 70])
         #expect(context.value(forKeyNamed: "list.pageSize") == 70)
     }
 
