@@ -20,15 +20,29 @@ struct DocumentationSnippetTests {
         #expect(snippets.count >= 60, "found only \(snippets.count) snippets: is the extraction broken?")
         let compiled = snippets.filter { $0.exemption == nil }
         let failures = LockedList()
-        DispatchQueue.concurrentPerform(iterations: compiled.count) { index in
-            let snippet = compiled[index]
-            do {
-                let result = try Self.typecheck(snippet)
-                if result.status != 0 { failures.append("\(snippet.origin):\n\(snippet.code)\n\(result.output)") }
-            } catch {
-                failures.append("\(snippet.origin): \(error)")
+        // Two threads of our own, not Dispatch's concurrentPerform: Foundation's Process waits
+        // on a queue with DispatchQueue.sync, which traps when called from a Dispatch worker
+        // that already drains it (seen once under `swift test --parallel`).
+        let finished = DispatchSemaphore(value: 0)
+        let workers = 2
+        for worker in 0..<workers {
+            let thread = Thread {
+                for index in stride(from: worker, to: compiled.count, by: workers) {
+                    let snippet = compiled[index]
+                    do {
+                        let result = try Self.typecheck(snippet)
+                        if result.status != 0 {
+                            failures.append("\(snippet.origin):\n\(snippet.code)\n\(result.output)")
+                        }
+                    } catch {
+                        failures.append("\(snippet.origin): \(error)")
+                    }
+                }
+                finished.signal()
             }
+            thread.start()
         }
+        for _ in 0..<workers { finished.wait() }
         for failure in failures.items { Issue.record("a snippet does not compile — \(failure)") }
     }
 
