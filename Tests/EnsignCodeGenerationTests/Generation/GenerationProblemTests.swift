@@ -91,6 +91,18 @@ struct GenerationProblemTests {
         #expect(result.diagnostics.first?.message.contains("enum value \"+\" has no letters or digits") == true)
     }
 
+    @Test("A flagd key with no letters or digits is an error naming the key and its line, and nothing is generated")
+    func keyWithoutLetters() throws {
+        let result = GenerationFixtures.generate(
+            "flags:\n  \"@/:\": { default: false }\n  checkout.newFlow: { default: true }\n")
+        #expect(result.source == nil)
+        #expect(result.diagnostics.count == 1)
+        #expect(
+            result.diagnostics.first?.message
+                == "'@/:' has no letters or digits to make a Swift name from; rename the key")
+        #expect(result.diagnostics.first?.location.line == 2)
+    }
+
     @Test("Keywords are declared in backticks, for keys and enum cases")
     func keywords() throws {
         let source = try GenerationFixtures.source(
