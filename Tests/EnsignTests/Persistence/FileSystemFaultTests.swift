@@ -103,6 +103,41 @@ struct FileSystemFaultTests {
             reads: ["list.pageSize": 31, "list.showPending": true, "list.rows": 12, "appearance.darkMode": true])
     }
 
+    @Test(
+        "An I/O error (EIO) in the middle of a save: an error naming the file, the old bytes kept, the next save writes all"
+    )
+    func inputOutputError() throws {
+        let fixture = try PersistenceFixture()
+        let state = fixture.directory.path + "/state"
+        let context = try fixture.context()
+        try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
+        try context.setPreference(keyNamed: "list.rows", to: 11)
+        let before = try Self.contents(fixture)
+        FileSystemFaults.inject(EIO, under: state)
+        defer { FileSystemFaults.clear(under: state) }
+
+        Self.expectNotPersisted(fixture.overridesFile) {
+            try context.setOverride(keyNamed: "list.pageSize", to: 31, persist: true)
+        }
+        Self.expectNotPersisted(fixture.preferencesFile) { try context.setPreference(keyNamed: "list.rows", to: 12) }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 31)
+        #expect(context.value(forKeyNamed: "list.rows") == 12)
+        #expect(context.status.isDegraded)
+        #expect(context.status.diagnostics.contains { $0.message.contains("cannot save \(fixture.overridesFile)") })
+        #expect(try Self.contents(fixture) == before, "a half-written file replaced a good one")
+        #expect(
+            try Self.stateFiles(fixture)
+                == ["overrides.yaml", "overrides.yaml.lock", "preferences.yaml", "preferences.yaml.lock"])
+
+        FileSystemFaults.clear(under: state)
+        try context.setOverride(keyNamed: "list.showPending", to: true, persist: true)
+        try context.setPreference(keyNamed: "appearance.darkMode", to: true)
+        #expect(!context.status.isDegraded)
+        try Self.expectRestart(
+            fixture,
+            reads: ["list.pageSize": 31, "list.showPending": true, "list.rows": 12, "appearance.darkMode": true])
+    }
+
     // MARK: Helpers
 
     static func expectNotPersisted(_ path: String, _ write: () throws -> Void) {
