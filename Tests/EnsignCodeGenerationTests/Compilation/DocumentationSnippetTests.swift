@@ -70,16 +70,14 @@ struct DocumentationSnippetTests {
 
     /// Type-checks a snippet as top-level code, with its prelude, against this build.
     static func typecheck(_ snippet: DocumentationSnippet) throws -> SwiftCompiler.Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ensign-snippet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let main = directory.appendingPathComponent("main.swift")
-        let prelude = directory.appendingPathComponent("Prelude.swift")
-        let imports = SnippetPrelude.imports(for: snippet)
-        try (imports + snippet.code).write(to: main, atomically: true, encoding: .utf8)
-        try SnippetPrelude.source(for: snippet).write(to: prelude, atomically: true, encoding: .utf8)
-        return try SwiftCompiler.typecheckProgram(main: main.path, others: [prelude.path])
+        try SwiftCompiler.withScratchDirectory("snippet") { directory in
+            let main = directory.appendingPathComponent("main.swift")
+            let prelude = directory.appendingPathComponent("Prelude.swift")
+            let imports = SnippetPrelude.imports(for: snippet)
+            try (imports + snippet.code).write(to: main, atomically: true, encoding: .utf8)
+            try SnippetPrelude.source(for: snippet).write(to: prelude, atomically: true, encoding: .utf8)
+            return try SwiftCompiler.typecheckProgram(main: main.path, others: [prelude.path])
+        }
     }
 }
 

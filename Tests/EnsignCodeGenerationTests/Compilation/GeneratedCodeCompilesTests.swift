@@ -37,20 +37,18 @@ struct GeneratedCodeCompilesTests {
     @Test("The file for every kind of key compiles in Swift 6 mode without warnings")
     func compiles() throws {
         let source = try #require(GenerationFixtures.generate(files: GenerationFixtures.everyKind).source)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ensign-generated-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let generated = directory.appendingPathComponent("EnsignKeys.swift")
-        let usage = directory.appendingPathComponent("Usage.swift")
-        try source.write(to: generated, atomically: true, encoding: .utf8)
-        try Self.usage.write(to: usage, atomically: true, encoding: .utf8)
+        try SwiftCompiler.withScratchDirectory("generated") { directory in
+            let generated = directory.appendingPathComponent("EnsignKeys.swift")
+            let usage = directory.appendingPathComponent("Usage.swift")
+            try source.write(to: generated, atomically: true, encoding: .utf8)
+            try Self.usage.write(to: usage, atomically: true, encoding: .utf8)
 
-        let object = directory.appendingPathComponent("Scratch.o")
-        let result = try SwiftCompiler.compile([generated.path, usage.path], output: object.path)
-        #expect(result.status == 0, "\(result.output)")
-        #expect(!result.output.contains("warning:"), "\(result.output)")
-        #expect(FileManager.default.fileExists(atPath: object.path))
+            let object = directory.appendingPathComponent("Scratch.o")
+            let result = try SwiftCompiler.compile([generated.path, usage.path], output: object.path)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(!result.output.contains("warning:"), "\(result.output)")
+            #expect(FileManager.default.fileExists(atPath: object.path))
+        }
     }
 }
 
@@ -59,6 +57,15 @@ enum SwiftCompiler {
     struct Result {
         var status: Int32
         var output: String
+    }
+
+    /// Runs `body` in a fresh temporary directory named after `label`, removed afterwards.
+    static func withScratchDirectory<T>(_ label: String, _ body: (URL) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ensign-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
     }
 
     /// The package root.

@@ -92,12 +92,10 @@ struct KeyKindRestrictionTests {
 
     /// Type-checks `source` as one file against this build's `Ensign` module.
     static func typecheck(_ source: String) throws -> SwiftCompiler.Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ensign-key-kinds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("Usage.swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        return try SwiftCompiler.typecheck([file.path])
+        try SwiftCompiler.withScratchDirectory("key-kinds") { directory in
+            let file = directory.appendingPathComponent("Usage.swift")
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            return try SwiftCompiler.typecheck([file.path])
+        }
     }
 }

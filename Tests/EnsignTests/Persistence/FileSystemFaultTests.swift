@@ -43,29 +43,10 @@ struct FileSystemFaultTests {
     func unwritableDirectory() throws {
         let fixture = try PersistenceFixture()
         let state = fixture.directory.path + "/state"
-        let context = try fixture.context()
-        try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
-        try context.setPreference(keyNamed: "list.rows", to: 11)
-        let before = try Self.contents(fixture)
-        try FileAttributes.change("+i", state)
         defer { try? FileAttributes.change("-i", state) }
-
-        Self.expectNotPersisted(fixture.overridesFile) {
-            try context.setOverride(keyNamed: "list.pageSize", to: 31, persist: true)
-        }
-        Self.expectNotPersisted(fixture.preferencesFile) { try context.setPreference(keyNamed: "list.rows", to: 12) }
-        #expect(context.value(forKeyNamed: "list.pageSize") == 31)
-        #expect(context.value(forKeyNamed: "list.rows") == 12)
-        #expect(context.status.isDegraded)
-        #expect(try Self.contents(fixture) == before)
-
-        try FileAttributes.change("-i", state)
-        try context.setOverride(keyNamed: "list.showPending", to: true, persist: true)
-        try context.setPreference(keyNamed: "appearance.darkMode", to: true)
-        #expect(!context.status.isDegraded)
-        try Self.expectRestart(
-            fixture,
-            reads: ["list.pageSize": 31, "list.showPending": true, "list.rows": 12, "appearance.darkMode": true])
+        try Self.expectFaultContained(
+            in: fixture, fault: "an immutable state directory",
+            start: { try FileAttributes.change("+i", state) }, end: { try FileAttributes.change("-i", state) })
     }
 
     @Test(
@@ -73,34 +54,11 @@ struct FileSystemFaultTests {
         .enabled(if: geteuid() == 0, "mounting a small tmpfs needs root"))
     func fullDisk() throws {
         let fixture = try PersistenceFixture()
-        let state = fixture.directory.path + "/state"
-        let disk = try SmallDisk(at: state)
+        let disk = try SmallDisk(at: fixture.directory.path + "/state")
         print("full disk: \(disk.kind)")
         defer { disk.remove() }
-        let context = try fixture.context()
-        try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
-        try context.setPreference(keyNamed: "list.rows", to: 11)
-        let before = try Self.contents(fixture)
-        try disk.fill()
-
-        Self.expectNotPersisted(fixture.overridesFile) {
-            try context.setOverride(keyNamed: "list.pageSize", to: 31, persist: true)
-        }
-        Self.expectNotPersisted(fixture.preferencesFile) { try context.setPreference(keyNamed: "list.rows", to: 12) }
-        #expect(context.value(forKeyNamed: "list.pageSize") == 31)
-        #expect(context.status.isDegraded)
-        #expect(try Self.contents(fixture) == before, "a half-written file replaced a good one (\(disk.kind))")
-        #expect(
-            try Self.stateFiles(fixture).filter { $0 != SmallDisk.fillerName }
-                == ["overrides.yaml", "overrides.yaml.lock", "preferences.yaml", "preferences.yaml.lock"])
-
-        try disk.free()
-        try context.setOverride(keyNamed: "list.showPending", to: true, persist: true)
-        try context.setPreference(keyNamed: "appearance.darkMode", to: true)
-        #expect(!context.status.isDegraded)
-        try Self.expectRestart(
-            fixture,
-            reads: ["list.pageSize": 31, "list.showPending": true, "list.rows": 12, "appearance.darkMode": true])
+        try Self.expectFaultContained(
+            in: fixture, fault: disk.kind, ignoring: [SmallDisk.fillerName], start: disk.fill, end: disk.free)
     }
 
     @Test(
@@ -109,31 +67,45 @@ struct FileSystemFaultTests {
     func inputOutputError() throws {
         let fixture = try PersistenceFixture()
         let state = fixture.directory.path + "/state"
+        defer { FileSystemFaults.clear(under: state) }
+        try Self.expectFaultContained(
+            in: fixture, fault: "EIO injected", start: { FileSystemFaults.inject(EIO, under: state) },
+            end: { FileSystemFaults.clear(under: state) })
+    }
+
+    /// The promise under every fault that stops saves of both files: while `start`'s fault
+    /// lasts, a persisted override and a preference are errors naming their file, in force,
+    /// with the status degraded; the files keep their bytes and nothing half-written is left
+    /// beside them (`ignoring` names the fault's own files); after `end`, the next saves write
+    /// everything, which a restart reads.
+    static func expectFaultContained(
+        in fixture: PersistenceFixture, fault: String, ignoring: [String] = [], start: () throws -> Void,
+        end: () throws -> Void
+    ) throws {
         let context = try fixture.context()
         try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
         try context.setPreference(keyNamed: "list.rows", to: 11)
-        let before = try Self.contents(fixture)
-        FileSystemFaults.inject(EIO, under: state)
-        defer { FileSystemFaults.clear(under: state) }
+        let before = try contents(fixture)
+        try start()
 
-        Self.expectNotPersisted(fixture.overridesFile) {
+        expectNotPersisted(fixture.overridesFile) {
             try context.setOverride(keyNamed: "list.pageSize", to: 31, persist: true)
         }
-        Self.expectNotPersisted(fixture.preferencesFile) { try context.setPreference(keyNamed: "list.rows", to: 12) }
+        expectNotPersisted(fixture.preferencesFile) { try context.setPreference(keyNamed: "list.rows", to: 12) }
         #expect(context.value(forKeyNamed: "list.pageSize") == 31)
         #expect(context.value(forKeyNamed: "list.rows") == 12)
         #expect(context.status.isDegraded)
         #expect(context.status.diagnostics.contains { $0.message.contains("cannot save \(fixture.overridesFile)") })
-        #expect(try Self.contents(fixture) == before, "a half-written file replaced a good one")
+        #expect(try contents(fixture) == before, "a half-written file replaced a good one (\(fault))")
         #expect(
-            try Self.stateFiles(fixture)
+            try stateFiles(fixture).filter { !ignoring.contains($0) }
                 == ["overrides.yaml", "overrides.yaml.lock", "preferences.yaml", "preferences.yaml.lock"])
 
-        FileSystemFaults.clear(under: state)
+        try end()
         try context.setOverride(keyNamed: "list.showPending", to: true, persist: true)
         try context.setPreference(keyNamed: "appearance.darkMode", to: true)
         #expect(!context.status.isDegraded)
-        try Self.expectRestart(
+        try expectRestart(
             fixture,
             reads: ["list.pageSize": 31, "list.showPending": true, "list.rows": 12, "appearance.darkMode": true])
     }
