@@ -130,7 +130,7 @@ enum FleetTarget {
             "a watch stream splits differently cut in \(cut)s: \(streamed.messages.count) messages"
                 + "\(streamed.failed ? ", failed" : ""), not \(whole.messages.count)\(whole.failed ? ", failed" : "")")
         let reader = EtcdReplyReader(endpoint: "http://fuzz:2379")
-        var values: [String: FleetValue] = [:]
+        var values: [String: ProvidedValue] = [:]
         for message in streamed.messages {
             guard let json = try? reader.json(message), let response = try? reader.watchResponse(json) else { break }
             for event in response.events {
@@ -140,7 +140,7 @@ enum FleetTarget {
                 if event.kind == .delete {
                     values[key] = nil
                 } else if case .value(let value) = FleetValueText.parse(event.keyValue.value, path: "etcd:" + key) {
-                    values[key] = FleetValue(value, origin: "fuzz", path: "etcd:" + key)
+                    values[key] = ProvidedValue(value, origin: "fuzz", path: "etcd:" + key)
                 }
             }
         }

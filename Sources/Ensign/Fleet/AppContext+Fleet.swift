@@ -5,7 +5,7 @@ extension AppContext {
     /// Replaces the whole fleet layer with `values` (by full key) as one transaction.
     ///
     /// Each value is checked against its key's definition (type, `enum`, bounds): values that
-    /// fit form the layer, with their ``FleetValue/origin`` as their provenance (reason
+    /// fit form the layer, with their ``ProvidedValue/origin`` as their provenance (reason
     /// `STATIC`, source `fleet etcd http://127.0.0.1:2379 rev 42`); a value that does not fit
     /// is left out and reported with its store path, while every other key keeps working.
     /// Observers run only for keys whose resolved value changed. The change log records the
@@ -22,7 +22,7 @@ extension AppContext {
     ///   values for undefined keys (warnings).
     @discardableResult
     package func replaceFleetLayer(
-        _ values: [String: FleetValue], source: String, revision: Int64, problems: [Diagnostic] = []
+        _ values: [String: ProvidedValue], source: String, revision: Int64, problems: [Diagnostic] = []
     ) -> [Diagnostic] {
         rootStore.replaceFleetLayer(values, source: source, revision: revision, problems: problems)
     }
@@ -45,7 +45,7 @@ extension ContextStore {
     /// status's revision.
     @discardableResult
     func replaceFleetLayer(
-        _ values: [String: FleetValue], source: String, revision: Int64?, problems: [Diagnostic]
+        _ values: [String: ProvidedValue], source: String, revision: Int64?, problems: [Diagnostic]
     ) -> [Diagnostic] {
         let current = inputs
         let layer = FleetLayer(values: values, sourceProblems: problems, layout: current.layout, reusing: current.fleet)

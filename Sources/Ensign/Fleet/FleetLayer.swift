@@ -1,25 +1,3 @@
-/// One key's value in the fleet layer (layer 4½), as a fleet source read it from its store.
-///
-/// ``ValueProviderUpdates`` makes these of the ``ProvidedValue``s a fleet-layer provider
-/// delivers (tests in this package also hand them to
-/// ``AppContext/replaceFleetLayer(_:source:revision:problems:)``); the context checks each
-/// value against the key's definition, so a provider only parses.
-package struct FleetValue: Sendable, Hashable {
-    /// The value as parsed from the store (JSON or YAML text).
-    package var value: JSONValue
-    /// Where the value comes from, shown as its provenance: `etcd http://127.0.0.1:2379 rev 42`.
-    package var origin: String
-    /// The value's address in the store, the path of its diagnostics: `etcd:/myapp/flags/list.pageSize`.
-    package var path: String
-
-    /// Creates a fleet value.
-    package init(_ value: JSONValue, origin: String, path: String) {
-        self.value = value
-        self.origin = origin
-        self.path = path
-    }
-}
-
 /// The fleet layer of a context's inputs: the values a fleet source last delivered, and the
 /// overlay of those that fit their definitions.
 ///
@@ -34,7 +12,7 @@ package struct FleetValue: Sendable, Hashable {
 /// check (and undefined keys do not pay for "did you mean" suggestions again).
 struct FleetLayer: Sendable {
     /// The values as delivered, by full key.
-    let values: [String: FleetValue]
+    let values: [String: ProvidedValue]
     /// Problems the source found itself (values it could not parse).
     let sourceProblems: [Diagnostic]
     /// The values that fit their definitions, with their origin as location.
@@ -55,7 +33,9 @@ struct FleetLayer: Sendable {
 
     /// Checks `values` against `layout`'s definitions, reusing `previous`'s verdicts for the
     /// values that did not change when it was checked against the same layout.
-    init(values: [String: FleetValue], sourceProblems: [Diagnostic], layout: KeyLayout, reusing previous: FleetLayer?) {
+    init(
+        values: [String: ProvidedValue], sourceProblems: [Diagnostic], layout: KeyLayout, reusing previous: FleetLayer?
+    ) {
         let reusable = previous?.layoutIdentifier == layout.identifier ? previous : nil
         var verdicts: [String: Verdict] = [:]
         verdicts.reserveCapacity(values.count)
@@ -86,8 +66,8 @@ struct FleetLayer: Sendable {
         self.verdicts = verdicts
     }
 
-    private static func check(_ fleetValue: FleetValue, key: String, definitions: DefinitionSet) -> Verdict {
-        let location = SourcePosition.unknown(fleetValue.origin)
+    private static func check(_ fleetValue: ProvidedValue, key: String, definitions: DefinitionSet) -> Verdict {
+        let location = fleetValue.provenance.location ?? .unknown(fleetValue.origin)
         guard let definition = definitions[key] else {
             return .undefined(
                 LocatedValue(fleetValue.value, at: location),

@@ -87,15 +87,13 @@ public final class ValueProviderUpdates: Sendable {
         case .files:
             return store.reload(ReloadRequest(definitions: .all, preferencesFile: false, overridesFile: false))
         case .fleet:
-            var fleetValues: [String: FleetValue] = [:]
-            fleetValues.reserveCapacity(values.count)
-            for (key, provided) in values {
-                fleetValues[key] = FleetValue(
-                    provided.value, origin: provided.origin.isEmpty ? origin ?? providerName : provided.origin,
-                    path: provided.path)
-            }
-            return store.replaceFleetLayer(
-                fleetValues, source: origin ?? providerName, revision: revision, problems: problems)
+            let source = origin ?? providerName
+            // A value delivered without a location takes the source's name as its provenance.
+            let located =
+                values.values.contains { $0.origin.isEmpty }
+                ? values.mapValues { $0.origin.isEmpty ? ProvidedValue($0.value, origin: source, path: $0.path) : $0 }
+                : values
+            return store.replaceFleetLayer(located, source: source, revision: revision, problems: problems)
         }
     }
 

@@ -99,9 +99,9 @@ extension StressRig {
                 let index = Int.random(in: 0..<keys.count, using: &random)
                 _ = keys.next(index)
                 revision += 1
-                var layer: [String: FleetValue] = [:]
+                var layer: [String: ProvidedValue] = [:]
                 for (key, value) in zip(keys.names, keys.values) {
-                    layer[key] = FleetValue(.int(value), origin: "stress rev \(revision)", path: "/stress/\(key)")
+                    layer[key] = ProvidedValue(.int(value), origin: "stress rev \(revision)", path: "/stress/\(key)")
                 }
                 let problems = root.replaceFleetLayer(layer, source: "stress", revision: revision)
                 if !problems.isEmpty { ledger.broken(.runWorks, "the fleet layer was refused: \(problems)") }

@@ -62,7 +62,7 @@ struct ReloadWriteRaceTests {
                 try? context.setPreference(.darkMode, to: true)
                 context.replaceFleetLayer(
                     [
-                        "beneficiaries.sortOrder": FleetValue(
+                        "beneficiaries.sortOrder": ProvidedValue(
                             "name", origin: "test", path: "/test/beneficiaries.sortOrder")
                     ], source: "test",
                     revision: 2)

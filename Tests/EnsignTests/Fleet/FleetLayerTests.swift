@@ -18,8 +18,8 @@ struct FleetLayerTests {
             targeting: { if: [{ "==": [{ var: country }, FR] }, "on", null] }
         """
 
-    private func value(_ value: JSONValue, revision: Int, key: String) -> FleetValue {
-        FleetValue(value, origin: "etcd http://e1 rev \(revision)", path: "etcd:/app/\(key)")
+    private func value(_ value: JSONValue, revision: Int, key: String) -> ProvidedValue {
+        ProvidedValue(value, origin: "etcd http://e1 rev \(revision)", path: "etcd:/app/\(key)")
     }
 
     @Test("Fleet values win over deployment files and lose to targeting and overrides, with etcd provenance")
@@ -64,7 +64,7 @@ struct FleetLayerTests {
             source: "etcd http://e1", revision: 3)
         // A full re-read from another endpoint: same values, new origins.
         context.replaceFleetLayer(
-            ["list.pageSize": FleetValue(50, origin: "etcd http://e2 rev 2", path: "etcd:/app/list.pageSize")],
+            ["list.pageSize": ProvidedValue(50, origin: "etcd http://e2 rev 2", path: "etcd:/app/list.pageSize")],
             source: "etcd http://e2", revision: 9)
         let seen = batches.values
         #expect(seen.map { $0.changes.map(\.key) } == [["list.pageSize"]])
@@ -139,7 +139,8 @@ struct FleetLayerTests {
         try directory.write("app.yaml", "flags:\n  size: { type: int, default: 1, maximum: 10 }\n")
         let context = try AppContext(configuration: AppContextConfiguration(definitionsDirectory: directory.path))
         context.replaceFleetLayer(
-            ["size": FleetValue(50, origin: "etcd http://e1 rev 3", path: "etcd:/app/size")], source: "etcd http://e1",
+            ["size": ProvidedValue(50, origin: "etcd http://e1 rev 3", path: "etcd:/app/size")],
+            source: "etcd http://e1",
             revision: 3)
         #expect(context.value(forKeyNamed: "size") == 1 && context.status.isDegraded)
         try directory.write("app.yaml", "flags:\n  size: { type: int, default: 1, maximum: 100 }\n")

@@ -23,7 +23,7 @@ final class ModelHarness {
     /// Notifications received, in order: (registration, value).
     private let received = Recorder<(registration: Int, value: JSONValue)>()
     /// What the fleet source holds (it replaces the whole layer on each change, as etcd's does).
-    private var fleet: [String: FleetValue] = [:]
+    private var fleet: [String: ProvidedValue] = [:]
     private var fleetRevision: Int64 = 0
     /// Each live context's observe-all token, by context slot (see `ModelHarness+Batches`).
     var batchTokens: [Int: ObservationToken] = [:]
@@ -190,7 +190,7 @@ final class ModelHarness {
     /// Puts (or, with `nil`, deletes) a fleet value and hands the source's whole layer to the root.
     func updateFleet(_ key: String, _ value: JSONValue?) {
         guard let root = contexts[0] else { return }
-        fleet[key] = value.map { FleetValue($0, origin: "model", path: "/model/\(key)") }
+        fleet[key] = value.map { ProvidedValue($0, origin: "model", path: "/model/\(key)") }
         fleetRevision += 1
         root.replaceFleetLayer(fleet, source: "model", revision: fleetRevision)
     }
