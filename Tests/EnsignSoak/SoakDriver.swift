@@ -31,7 +31,7 @@ enum SoakDriver {
         for worker in workers { worker.wait() }
 
         let settled = settle(load)
-        load.stopWatcher()
+        load.stopWatcher(after: try lastLoggedChange(load))
         watcher.wait()
         app.trimHeap()
         let trimmed = ProcessSample.read(pid: app.pid, elapsed: .zero, changes: 0, heapBytes: app.heapInUse())
@@ -101,9 +101,14 @@ enum SoakDriver {
             if SoakPlan.allKeys.allSatisfy({ values[$0] == .int(model.value(of: $0)) }) { break }
             Thread.sleep(forTimeInterval: 0.1)
         } while ContinuousClock.now < deadline
-        // Give the change stream a moment to carry the last transaction to the watcher.
-        Thread.sleep(forTimeInterval: 0.3)
         return values
+    }
+
+    /// The app's last transaction that changed a key, which the watcher must receive.
+    static func lastLoggedChange(_ load: SoakLoad) throws -> UInt64 {
+        let client = try load.connect()
+        defer { client.close() }
+        return try client.log(limit: 200).last { !$0.changes.isEmpty }?.id ?? 0
     }
 
     /// What every key reads in a context started afresh from the files the app left.

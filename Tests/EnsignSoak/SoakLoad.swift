@@ -18,6 +18,10 @@ final class SoakLoad: Sendable {
     let figures = Mutex(SoakFigures())
     private let stopping = Atomic<Bool>(false)
     private let watcherStopping = Atomic<Bool>(false)
+    /// The last transaction with changes the app logged before the watcher was told to stop,
+    /// and the newest one the watcher has received.
+    private let watcherTarget = Atomic<UInt64>(0)
+    private let lastWatched = Atomic<UInt64>(0)
     private let seed: UInt64
 
     init(plan: SoakPlan, files: SoakFiles, seed: UInt64) {
@@ -28,8 +32,13 @@ final class SoakLoad: Sendable {
 
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     func stop() { stopping.store(true, ordering: .releasing) }
-    /// Ends the watcher at its next quiet moment (call once the app has settled).
-    func stopWatcher() { watcherStopping.store(true, ordering: .releasing) }
+    /// Ends the watcher once it has received transaction `last` (the app's last one with
+    /// changes) and the stream is quiet, or 10 s after this call: a quiet moment alone is not
+    /// proof that a loaded server has sent everything.
+    func stopWatcher(after last: UInt64) {
+        watcherTarget.store(last, ordering: .relaxed)
+        watcherStopping.store(true, ordering: .releasing)
+    }
 
     func fail(_ message: String) {
         failures.withLock { if $0.count < 20 { $0.append(message) } }
@@ -128,19 +137,24 @@ final class SoakLoad: Sendable {
         let watch: ControlWatch
         do { watch = try connect().watch() } catch { return fail("watcher: \(error)") }
         defer { watch.close() }
+        var stopDeadline: ContinuousClock.Instant?
         while true {
             let event: ControlEvent?
             do { event = try watch.next(timeout: .milliseconds(250)) } catch { return fail("watcher: \(error)") }
             switch event {
             case .change(_, let report)?:
+                lastWatched.max(report.transaction, ordering: .relaxed)
                 figures.withLock { figures in
                     for change in report.changes { figures.watchedChanges[change.key, default: 0] += 1 }
                 }
             case .dropped(_, let count)?:
                 figures.withLock { $0.watchDropped += count }
             case nil:
-                // Quiet for a moment after the app settled: everything sent has arrived.
-                if watcherStopping.load(ordering: .acquiring) { return }
+                guard watcherStopping.load(ordering: .acquiring) else { continue }
+                let deadline = stopDeadline ?? ContinuousClock.now + .seconds(10)
+                stopDeadline = deadline
+                let caughtUp = lastWatched.load(ordering: .relaxed) >= watcherTarget.load(ordering: .relaxed)
+                if caughtUp || ContinuousClock.now >= deadline { return }
             }
         }
     }
