@@ -154,27 +154,37 @@ extension AppContext {
         try? file?.flush()
     }
 
-    /// The context targeting rules are evaluated against (user, device, country, …).
-    public var evaluationContext: EvaluationContext { store.snapshot().inputs.evaluationContext }
+    /// The evaluation context targeting rules read here (user, device, country, …): in a
+    /// child, its own merged over its parent's, key by key.
+    public var evaluationContext: EvaluationContext { store.snapshot().evaluationContext }
 
     /// Replaces the evaluation context; flags with targeting are evaluated again, and their
     /// observers notified if their values change.
+    ///
+    /// In a child context it replaces the child's own evaluation context, which is merged
+    /// over the parent's key by key (the child's targeting key and attributes win, OpenFeature's
+    /// rule), so the parent and the child's siblings are untouched; `.empty` goes back to
+    /// reading the parent's. A child made per request with
+    /// ``makeChild(label:evaluationContext:)`` evaluates its targeted keys lazily, each on
+    /// its first read.
     ///
     /// ```swift
     /// context.setEvaluationContext(EvaluationContext(targetingKey: "user-42", attributes: ["country": "FR"]))
     /// ```
     public func setEvaluationContext(_ evaluationContext: EvaluationContext) {
-        rootStore.commit(cause: .evaluationContext, affecting: .some(targetedKeys)) {
-            $0.inputs.evaluationContext = evaluationContext
+        if store.parent != nil {
+            store.commitChildLayers(cause: .evaluationContext) { layers, layout in
+                layers.evaluationContext = evaluationContext
+                return layout.targetedKeys
+            }
+        } else {
+            store.commit(cause: .evaluationContext, affecting: .some(store.snapshot().layout.targetedKeys)) {
+                $0.inputs.evaluationContext = evaluationContext
+            }
         }
     }
 
     var rootStore: ContextStore { store.root }
-
-    /// Keys whose value depends on the evaluation context.
-    private var targetedKeys: [String] {
-        definitions.keys.filter { definitions[$0]?.compiledTargeting != nil }
-    }
 
     func checkedValue(_ value: JSONValue, forKeyNamed key: String) throws(ContextWriteError) -> JSONValue {
         guard let definition = definitions[key] else { throw undefined(key) }

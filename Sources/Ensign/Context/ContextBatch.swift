@@ -46,7 +46,8 @@ public struct ContextBatch: Sendable {
         preferences[name] = AttributedValue(checked, actor: actor)
     }
 
-    /// Replaces the evaluation context.
+    /// Replaces the evaluation context (in a child context: the child's own, see
+    /// ``AppContext/setEvaluationContext(_:)``).
     public mutating func setEvaluationContext(_ evaluationContext: EvaluationContext) {
         self.evaluationContext = evaluationContext
     }
@@ -62,43 +63,55 @@ extension AppContext {
     /// }
     /// ```
     ///
-    /// In a child context, overrides are the child's scope overrides and form one transaction
-    /// in the child; preferences and the evaluation context go to the root as another.
+    /// In a child context, overrides are the child's scope overrides and the evaluation
+    /// context is the child's own: they form one transaction in the child; preferences go to
+    /// the root as another.
     public func batch(
         label: String = "batch", actor: String = "code", _ build: (inout ContextBatch) throws -> Void
     ) rethrows {
         var batch = ContextBatch(context: self, actor: actor)
         try build(&batch)
         let cause = ChangeCause.batch(label)
-        var rootKeys = Array(batch.preferences.keys)
-        if batch.evaluationContext != nil {
-            rootKeys += definitions.keys.filter { definitions[$0]?.compiledTargeting != nil }
-        }
         let overrides = batch.overrides
-        if store.parent != nil, !overrides.isEmpty {
-            store.commitScopeOverrides(cause: cause, keys: Array(Set(overrides.map(\.key)))) { scope in
-                for (key, value) in overrides { scope[key] = value }
+        if store.parent != nil {
+            if !overrides.isEmpty || batch.evaluationContext != nil {
+                store.commitChildLayers(cause: cause) { layers, layout in
+                    for (key, value) in overrides { layers.overrides[key] = value }
+                    guard let evaluationContext = batch.evaluationContext else { return overrides.map(\.key) }
+                    layers.evaluationContext = evaluationContext
+                    return overrides.map(\.key) + layout.targetedKeys
+                }
             }
+            guard !batch.preferences.isEmpty else { return }
+            commitAtRoot(batch, cause: cause, keys: Array(batch.preferences.keys), overrides: [])
         } else {
-            rootKeys += Set(overrides.map(\.key))
+            var keys = Array(batch.preferences.keys) + overrides.map(\.key)
+            if batch.evaluationContext != nil { keys += store.snapshot().layout.targetedKeys }
+            // An evaluation context is written even when no key is targeted now: definitions
+            // loaded later evaluate their rules against it.
+            guard !keys.isEmpty || batch.evaluationContext != nil else { return }
+            commitAtRoot(batch, cause: cause, keys: keys, overrides: overrides)
         }
-        // An evaluation context is written even when no key is targeted now: definitions
-        // loaded later evaluate their rules against it.
-        guard !rootKeys.isEmpty || batch.evaluationContext != nil else { return }
+    }
+
+    /// Commits a batch's preferences, its root overrides and (at the root) its evaluation context.
+    private func commitAtRoot(
+        _ batch: ContextBatch, cause: ChangeCause, keys: [String], overrides: [(key: String, value: AttributedValue?)]
+    ) {
         let isChild = store.parent != nil
         let (overridesFile, preferencesFile) = (rootStore.overridesFile, rootStore.preferencesFile)
-        rootStore.commit(cause: cause, affecting: .some(rootKeys)) { state in
-            if !isChild {
-                for (key, value) in overrides {
-                    state.writeOverride(key, value, section: section(of: key), file: overridesFile)
-                }
+        rootStore.commit(cause: cause, affecting: .some(keys)) { state in
+            for (key, value) in overrides {
+                state.writeOverride(key, value, section: section(of: key), file: overridesFile)
             }
             for (key, value) in batch.preferences {
                 var value = value
                 value?.isPersisted = preferencesFile != nil
                 state.writePreference(key, value, file: preferencesFile)
             }
-            if let evaluationContext = batch.evaluationContext { state.inputs.evaluationContext = evaluationContext }
+            if !isChild, let evaluationContext = batch.evaluationContext {
+                state.inputs.evaluationContext = evaluationContext
+            }
         }
     }
 }

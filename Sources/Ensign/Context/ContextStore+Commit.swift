@@ -45,23 +45,70 @@ extension ContextStore {
             let old = published.withLock { $0 }
             let new: ContextSnapshot
             let changed: [String]
+            let retargeted: [String]
             switch affected {
             case .some(let keys) where next.inputs.layout === old.layout:
-                (new, changed) = old.updating(next.inputs, keys: keys.uniqued(), generation: sequence)
+                let keys = keys.uniqued()
+                (new, changed) = old.updating(next.inputs, keys: keys, generation: sequence)
+                retargeted =
+                    next.inputs.evaluationContext != old.inputs.evaluationContext
+                    ? new.layout.targetedKeys : keys.filter(new.layout.isTargeted)
             default:
                 new = ContextSnapshot.resolving(next.inputs, generation: sequence)
                 changed = new.changedKeys(since: old)
+                retargeted = new.layout.targetedKeys
             }
             if next.fleet != nil { next.updateFleet { _ in } }
             state = next
             published.withLock { $0 = new }
-            if !changed.isEmpty {
+            // A round that changes nothing here still goes to children with evaluation
+            // contexts of their own when it touched targeted keys: their values can change.
+            if !changed.isEmpty || (!retargeted.isEmpty && hasChildren) {
                 enqueueRound(
-                    cause: cause, changed: changed, old: old, new: new, sequence: sequence, diagnostics: diagnostics)
+                    cause: cause, changed: changed, old: old, new: new, sequence: sequence, retargeted: retargeted,
+                    diagnostics: diagnostics)
             } else if !diagnostics.isEmpty {
                 _ = changeLog.record(cause: cause, context: label, changes: [], diagnostics: diagnostics)
             }
             return changed
+        }
+        delivery.deliverPending()
+        return changed
+    }
+
+    /// Changes a child's own layers (scope overrides, evaluation context) as one transaction.
+    ///
+    /// `change` returns the keys it may have changed, given the layout in force.
+    @discardableResult
+    func commitChildLayers(
+        cause: ChangeCause, _ change: (inout ChildLayers, KeyLayout) -> [String]
+    ) -> [String] {
+        guard let parent, let childState else { preconditionFailure("only child contexts have layers of their own") }
+        let changed = tree.writer.withLock { root -> [String] in
+            let sequence = root.nextSequence()
+            // No commit can run in the tree now, so this is the parent as of this commit.
+            let parentSnapshot = parent.snapshot()
+            return childState.withLock { state -> [String] in
+                // The parent cannot change now, and no cache is newer than its latest snapshot.
+                let old =
+                    state.cachedParentGeneration == parentSnapshot.generation
+                    ? state.cached
+                    : Self.derive(from: parentSnapshot, layers: state.own, sequence: state.ownSequence)
+                let keys = change(&state.own, parentSnapshot.layout).uniqued()
+                if state.own.evaluationContext == .empty { state.own.evaluationContext = nil }
+                state.ownSequence = sequence
+                let new = Self.derive(from: parentSnapshot, layers: state.own, sequence: sequence)
+                state.cached = new
+                state.cachedParentGeneration = parentSnapshot.generation
+                let contextChanged = new.evaluationContext != old.evaluationContext
+                let candidates = contextChanged ? (keys + new.layout.targetedKeys).uniqued() : keys
+                let changed = candidates.filter { !old.entry(named: $0).hasSameValue(as: new.entry(named: $0)) }
+                let retargeted = contextChanged ? new.layout.targetedKeys : keys.filter(new.layout.isTargeted)
+                enqueueChildRound(
+                    cause: cause, changed: changed, old: old, new: new, layers: state.own, sequence: sequence,
+                    retargeted: retargeted)
+                return changed
+            }
         }
         delivery.deliverPending()
         return changed
@@ -72,33 +119,10 @@ extension ContextStore {
     func commitScopeOverrides(
         cause: ChangeCause, keys: [String], _ change: (inout [String: AttributedValue]) -> Void
     ) -> [String] {
-        guard let parent, let childState else { preconditionFailure("only child contexts have scope overrides") }
-        let changed = tree.writer.withLock { root -> [String] in
-            let sequence = root.nextSequence()
-            // No commit can run in the tree now, so this is the parent as of this commit.
-            let parentSnapshot = parent.snapshot()
-            return childState.withLock { state -> [String] in
-                // The parent cannot change now, and no cache is newer than its latest snapshot.
-                let old =
-                    state.cachedParentGeneration == parentSnapshot.generation
-                    ? state.cached
-                    : Self.derive(
-                        from: parentSnapshot, overrides: state.overrides, overridesSequence: state.overridesSequence)
-                change(&state.overrides)
-                state.overridesSequence = sequence
-                let new = Self.derive(from: parentSnapshot, overrides: state.overrides, overridesSequence: sequence)
-                state.cached = new
-                state.cachedParentGeneration = parentSnapshot.generation
-                let changed = keys.uniqued().filter {
-                    !old.entry(named: $0).hasSameValue(as: new.entry(named: $0))
-                }
-                enqueueChildRound(
-                    cause: cause, changed: changed, old: old, new: new, overrides: state.overrides, sequence: sequence)
-                return changed
-            }
+        commitChildLayers(cause: cause) { layers, _ in
+            change(&layers.overrides)
+            return keys
         }
-        delivery.deliverPending()
-        return changed
     }
 
     /// Changes the fleet layer's health as reported by its source; returns it before and after.

@@ -1,24 +1,31 @@
 extension ContextStore {
     /// Records a root commit's transaction and queues its round. Called under the writer lock.
+    ///
+    /// `retargeted` are the targeted keys the commit may have changed for a descendant with an
+    /// evaluation context of its own (all of them when the evaluation context changed), which
+    /// the keys changed here do not tell.
     func enqueueRound(
         cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot, sequence: UInt64,
-        diagnostics: [Diagnostic] = []
+        retargeted: [String], diagnostics: [Diagnostic] = []
     ) {
         let changes = Self.changes(of: changed, from: old, to: new)
-        let transaction = changeLog.record(cause: cause, context: label, changes: changes, diagnostics: diagnostics)
+        let transaction =
+            changes.isEmpty && diagnostics.isEmpty
+            ? 0 : changeLog.record(cause: cause, context: label, changes: changes, diagnostics: diagnostics)
         delivery.enqueue { [self] in
             deliver(
-                ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new, sequence: sequence
-            )
+                ChangeBatch(cause: cause, changes: changes, transaction: transaction), snapshot: new,
+                sequence: sequence,
+                retargeted: retargeted)
         }
     }
 
     /// Records a child's own commit and queues its round. Called under the writer lock for
-    /// every scope-override commit, even one that changes no value: the round also moves the
-    /// child's delivered overrides forward in commit order, which later parent rounds rely on.
+    /// every commit of the child's layers, even one that changes no value: the round also moves
+    /// the child's delivered layers forward in commit order, which later parent rounds rely on.
     func enqueueChildRound(
         cause: ChangeCause, changed: [String], old: ContextSnapshot, new: ContextSnapshot,
-        overrides: [String: AttributedValue], sequence: UInt64
+        layers: ChildLayers, sequence: UInt64, retargeted: [String]
     ) {
         let changes = Self.changes(of: changed, from: old, to: new)
         let transaction = changes.isEmpty ? 0 : changeLog.record(cause: cause, context: label, changes: changes)
@@ -28,14 +35,14 @@ extension ContextStore {
             let delivered = childState!.withLock { state -> [KeyChange] in
                 defer {
                     state.delivered = new
-                    state.deliveredOverrides = overrides
+                    state.deliveredLayers = layers
                 }
                 return Self.changes(of: changed, from: state.delivered, to: new, onlyChanged: true)
             }
-            guard !delivered.isEmpty else { return }
+            guard !delivered.isEmpty || !retargeted.isEmpty else { return }
             deliver(
                 ChangeBatch(cause: cause, changes: delivered, transaction: transaction), snapshot: new,
-                sequence: sequence)
+                sequence: sequence, retargeted: retargeted)
         }
     }
 
@@ -52,7 +59,15 @@ extension ContextStore {
 
     /// Runs this store's observers for `batch` (`snapshot` is this store's snapshot as of the
     /// round's commit), then passes the round to the children.
-    private func deliver(_ batch: ChangeBatch, snapshot: ContextSnapshot, sequence: UInt64) {
+    private func deliver(_ batch: ChangeBatch, snapshot: ContextSnapshot, sequence: UInt64, retargeted: [String]) {
+        if !batch.changes.isEmpty { runObservers(for: batch, snapshot: snapshot) }
+        for child in liveChildren() {
+            child.parentRoundArrived(batch, parentSnapshot: snapshot, sequence: sequence, retargeted: retargeted)
+        }
+    }
+
+    /// Runs this store's observers of the keys in `batch`, and tells Observation.
+    private func runObservers(for batch: ChangeBatch, snapshot: ContextSnapshot) {
         let keys = batch.keys
         notifyObservationRegistrar(of: keys)
         let (keyed, batchObservers) = observers.observers(for: keys)
@@ -71,7 +86,6 @@ extension ContextStore {
             runs.append(run(observer.label, keys: filtered.keys, duration))
         }
         changeLog.append(runs, to: batch.transaction)
-        for child in liveChildren() { child.parentRoundArrived(batch, parentSnapshot: snapshot, sequence: sequence) }
     }
 
     private func run(_ label: String, keys: [String], _ duration: Duration) -> ContextTransaction.ObserverRun {
@@ -80,37 +94,42 @@ extension ContextStore {
     }
 
     /// A parent's round reached this child: the child's snapshot as of that commit is the
-    /// parent's round snapshot with the overrides the child had then (its delivered ones), so
+    /// parent's round snapshot with the layers the child had then (its delivered ones), so
     /// a key the child overrides (masks) notifies nobody, and a child write committed after
     /// the parent's is reported by the child's own round, not this one.
-    private func parentRoundArrived(_ parentBatch: ChangeBatch, parentSnapshot: ContextSnapshot, sequence: UInt64) {
+    ///
+    /// A child with an evaluation context of its own also compares the `retargeted` keys:
+    /// its targeted values can change where the parent's did not.
+    private func parentRoundArrived(
+        _ parentBatch: ChangeBatch, parentSnapshot: ContextSnapshot, sequence: UInt64, retargeted: [String]
+    ) {
         guard let childState else { return }
         let round = childState.withLock { state -> (ContextSnapshot, [KeyChange], layoutChanged: Bool)? in
             // Rounds committed before the child existed are already in its first snapshot.
             guard sequence > state.createdAt else { return nil }
-            let new = Self.derive(from: parentSnapshot, overrides: state.deliveredOverrides, overridesSequence: 0)
+            let new = Self.derive(from: parentSnapshot, layers: state.deliveredLayers, sequence: 0)
             // New definitions can make a scope override stop (or start) fitting: a key the
             // parent did not change can change here, so every key is compared.
             let layoutChanged = new.layout !== state.delivered.layout
-            let keys = layoutChanged ? new.changedKeys(since: state.delivered) : parentBatch.keys
+            var keys = layoutChanged ? new.changedKeys(since: state.delivered) : parentBatch.keys
+            if !layoutChanged, state.deliveredLayers.evaluationContext != nil { keys = (keys + retargeted).uniqued() }
             let changes = Self.changes(of: keys, from: state.delivered, to: new, onlyChanged: true)
             state.delivered = new
             return (new, changes, layoutChanged)
         }
         guard let (new, changes, layoutChanged) = round else { return }
-        guard !changes.isEmpty else {
-            // Unchanged here means unchanged in every descendant too (they derive from this
-            // snapshot), unless the definitions changed under their own scope overrides.
-            guard layoutChanged else { return }
-            for child in liveChildren() {
-                child.parentRoundArrived(parentBatch, parentSnapshot: new, sequence: sequence)
-            }
-            return
-        }
+        // Unchanged here means unchanged in every descendant too (they derive from this
+        // snapshot), unless the definitions changed under their own scope overrides, or the
+        // round retargets descendants with evaluation contexts of their own.
+        guard !changes.isEmpty || layoutChanged || !retargeted.isEmpty else { return }
+        // A round that changed nothing in the parent was not logged there; what it changed
+        // here is logged as this child's.
+        let transaction =
+            parentBatch.transaction == 0 && !changes.isEmpty
+            ? changeLog.record(cause: parentBatch.cause, context: label, changes: changes) : parentBatch.transaction
         deliver(
-            ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: parentBatch.transaction),
-            snapshot: new,
-            sequence: sequence)
+            ChangeBatch(cause: parentBatch.cause, changes: changes, transaction: transaction),
+            snapshot: new, sequence: sequence, retargeted: retargeted)
     }
 
     private func notifyObservationRegistrar(of keys: [String]) {

@@ -58,20 +58,21 @@ final class ContextStore: Sendable {
         self.init(label: label, state: RootState(inputs: inputs, sequence: 1), settings: settings, loader: loader)
     }
 
-    /// A child store of `parent`, sharing its tree.
-    init(label: String, parent: ContextStore) {
+    /// A child store of `parent`, sharing its tree, with `own` layers from the start.
+    init(label: String, parent: ContextStore, own: ChildLayers = ChildLayers()) {
         self.label = label
         self.parent = parent
         self.loader = nil
         tree = parent.tree
         published = nil
-        childState = LockedState(ChildState(startingFrom: parent.snapshot(), at: 0))
+        // A placeholder until the writer lock is held (it derives nothing: no layers).
+        childState = LockedState(ChildState(startingFrom: parent.snapshot(), own: ChildLayers(), at: 0))
         // Under the writer lock, so that the first snapshot, the creation sequence and the
         // registration agree: rounds committed up to here are in the snapshot, and every
         // later one finds the child registered.
         tree.writer.withLock { root in
             let snapshot = parent.snapshot()
-            childState!.withLock { $0 = ChildState(startingFrom: snapshot, at: root.sequence) }
+            childState!.withLock { $0 = ChildState(startingFrom: snapshot, own: own, at: root.sequence) }
             parent.children.withLock { $0.add(self) }
         }
     }
@@ -116,25 +117,25 @@ final class ContextStore: Sendable {
         let parentSnapshot = parent!.snapshot()
         return childState!.withLock { state in
             guard parentSnapshot.generation > state.cachedParentGeneration else { return state.cached }
-            state.cached = Self.derive(
-                from: parentSnapshot, overrides: state.overrides, overridesSequence: state.overridesSequence)
+            state.cached = Self.derive(from: parentSnapshot, layers: state.own, sequence: state.ownSequence)
             state.cachedParentGeneration = parentSnapshot.generation
             return state.cached
         }
     }
 
-    /// A child's snapshot: the parent's with `overrides` on top.
+    /// A child's snapshot: the parent's with the child's own layers on top — its scope
+    /// overrides, and targeted keys evaluated (lazily) for its own evaluation context.
     ///
-    /// Its generation is the greater of the parent's and the overrides' sequence numbers:
-    /// every commit takes a sequence number above all earlier ones, so the generation changes
-    /// whenever either input does, which is what a grandchild's cache checks.
-    static func derive(
-        from parentSnapshot: ContextSnapshot, overrides: [String: AttributedValue], overridesSequence: UInt64
-    ) -> ContextSnapshot {
-        let generation = max(parentSnapshot.generation, overridesSequence)
-        guard !overrides.isEmpty || generation != parentSnapshot.generation else { return parentSnapshot }
+    /// Its generation is the greater of the parent's and `sequence` (the commit that last
+    /// changed the layers): every commit takes a sequence number above all earlier ones, so
+    /// the generation changes whenever either input does, which is what a grandchild's cache
+    /// checks.
+    static func derive(from parentSnapshot: ContextSnapshot, layers: ChildLayers, sequence: UInt64) -> ContextSnapshot {
+        let generation = max(parentSnapshot.generation, sequence)
+        guard !layers.overrides.isEmpty || layers.evaluationContext != nil || generation != parentSnapshot.generation
+        else { return parentSnapshot }
         var chunks = parentSnapshot.chunks
-        for (key, value) in overrides {
+        for (key, value) in layers.overrides {
             guard let slot = parentSnapshot.layout.slot(for: key) else { continue }
             let definition = parentSnapshot.layout.definitionBySlot[slot]
             // A value that no longer fits its definition (after a reload) is kept but not applied.
@@ -144,9 +145,15 @@ final class ContextStore: Sendable {
                 errorCode: nil, errorMessage: nil,
                 source: ValueSource(layer: .scopeOverride, actor: value.actor, time: value.time))
         }
+        // Without an evaluation context of its own, a child reads its parent's targeting
+        // (and shares what it has evaluated).
+        let targeting =
+            layers.evaluationContext.map {
+                ChildTargeting(evaluationContext: $0.merged(over: parentSnapshot.evaluationContext))
+            } ?? parentSnapshot.targeting
         return ContextSnapshot(
             layout: parentSnapshot.layout, inputs: parentSnapshot.inputs, chunks: chunks,
-            generation: generation, scopeOverrides: overrides)
+            generation: generation, scopeOverrides: layers.overrides, targeting: targeting)
     }
 
     var status: ContextStatus {
@@ -167,7 +174,7 @@ final class ContextStore: Sendable {
     var inputs: ContextInputs { tree.writer.withLock { $0.inputs } }
 
     /// This child's scope overrides (empty for a root).
-    var scopeOverrides: [String: AttributedValue] { childState?.withLock { $0.overrides } ?? [:] }
+    var scopeOverrides: [String: AttributedValue] { childState?.withLock { $0.own.overrides } ?? [:] }
 
     /// The root of this store's tree.
     var root: ContextStore {
@@ -175,6 +182,9 @@ final class ContextStore: Sendable {
         while let parent = store.parent { store = parent }
         return store
     }
+
+    /// Whether any child was made of this store (released ones may be counted until pruned).
+    var hasChildren: Bool { children.withLock { !$0.stores.isEmpty } }
 
     /// The children still alive, pruning released ones.
     func liveChildren() -> [ContextStore] {

@@ -111,31 +111,42 @@ struct RootState {
     }
 }
 
+/// What a child context sets for itself: scope overrides and an evaluation context.
+struct ChildLayers: Sendable {
+    /// The scope overrides, by full key.
+    var overrides: [String: AttributedValue] = [:]
+    /// The child's own evaluation context, merged over its parent's; `nil` (never `.empty`)
+    /// when it has none and reads its parent's.
+    var evaluationContext: EvaluationContext?
+}
+
 /// A child context's own state; guarded by the child's snapshot lock, and changed only while
 /// the tree's writer lock is held too.
 struct ChildState {
-    /// The scope overrides in force now, by full key.
-    var overrides: [String: AttributedValue] = [:]
-    /// The tree sequence of the commit that last changed `overrides`.
-    var overridesSequence: UInt64
+    /// The child's own layers in force now.
+    var own: ChildLayers
+    /// The tree sequence of the commit that last changed `own`.
+    var ownSequence: UInt64
     /// The last snapshot derived for readers, and the parent generation it was derived from.
     var cached: ContextSnapshot
     var cachedParentGeneration: UInt64
-    /// What this child's observers were last told about, and the overrides it was derived
+    /// What this child's observers were last told about, and the layers it was derived
     /// with. Rounds are delivered in commit order, so when a parent's round arrives these are
-    /// exactly the child's overrides as of that round's commit.
+    /// exactly the child's layers as of that round's commit.
     var delivered: ContextSnapshot
-    var deliveredOverrides: [String: AttributedValue] = [:]
+    var deliveredLayers: ChildLayers
     /// The tree sequence when the child was created: earlier rounds are already in its
     /// first snapshot, so it ignores them.
     var createdAt: UInt64
 
-    /// A new child's state: no overrides, the parent's snapshot as of tree sequence `sequence`.
-    init(startingFrom parentSnapshot: ContextSnapshot, at sequence: UInt64) {
-        overridesSequence = 0
-        cached = parentSnapshot
+    /// A new child's state: `own` over the parent's snapshot as of tree sequence `sequence`.
+    init(startingFrom parentSnapshot: ContextSnapshot, own: ChildLayers, at sequence: UInt64) {
+        self.own = own
+        ownSequence = 0
+        cached = ContextStore.derive(from: parentSnapshot, layers: own, sequence: 0)
         cachedParentGeneration = parentSnapshot.generation
-        delivered = parentSnapshot
+        delivered = cached
+        deliveredLayers = own
         createdAt = sequence
     }
 }

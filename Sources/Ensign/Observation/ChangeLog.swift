@@ -123,7 +123,8 @@ final class ChangeLog: Sendable {
 
     /// Adds observer runs to a recorded transaction (if it is still in the log).
     func append(_ runs: [ContextTransaction.ObserverRun], to identifier: UInt64) {
-        guard !runs.isEmpty else { return }
+        // Identifier 0 marks a round that was not logged.
+        guard !runs.isEmpty, identifier != 0 else { return }
         state.withLock { state in
             // Identifiers are consecutive, so the transaction's place follows from the newest one's.
             let newest = state.nextIdentifier - 1

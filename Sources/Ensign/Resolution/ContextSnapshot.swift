@@ -23,6 +23,9 @@ public final class ContextSnapshot: Sendable {
     let generation: UInt64
     /// A child context's own overrides, applied on top of its parent's values.
     let scopeOverrides: [String: AttributedValue]
+    /// In a child context with an evaluation context of its own (or below one): its targeted
+    /// keys, evaluated on first read; the chunks hold the root's entries for them.
+    let targeting: ChildTargeting?
     /// For a snapshot taken through a prefix scope: how its short key names map to full ones.
     let scopedKeys: ScopedKeyTable?
     /// For a snapshot handed out by ``AppContext/snapshot``: the context whose Observation
@@ -35,14 +38,15 @@ public final class ContextSnapshot: Sendable {
 
     init(
         layout: KeyLayout, inputs: ContextInputs, chunks: [[ResolvedEntry]], generation: UInt64,
-        scopeOverrides: [String: AttributedValue] = [:], scopedKeys: ScopedKeyTable? = nil,
-        tracker: AppContext? = nil
+        scopeOverrides: [String: AttributedValue] = [:], targeting: ChildTargeting? = nil,
+        scopedKeys: ScopedKeyTable? = nil, tracker: AppContext? = nil
     ) {
         self.layout = layout
         self.inputs = inputs
         self.chunks = chunks
         self.generation = generation
         self.scopeOverrides = scopeOverrides
+        self.targeting = targeting
         self.scopedKeys = scopedKeys
         self.tracker = tracker
     }
@@ -52,8 +56,12 @@ public final class ContextSnapshot: Sendable {
     func viewed(scopedBy table: ScopedKeyTable?, trackedBy tracker: AppContext?) -> ContextSnapshot {
         ContextSnapshot(
             layout: layout, inputs: inputs, chunks: chunks, generation: generation, scopeOverrides: scopeOverrides,
-            scopedKeys: table, tracker: tracker)
+            targeting: targeting, scopedKeys: table, tracker: tracker)
     }
+
+    /// The evaluation context targeting rules read in this snapshot: a child's own merged
+    /// over its ancestors', or the root's.
+    var evaluationContext: EvaluationContext { targeting?.evaluationContext ?? inputs.evaluationContext }
 
     /// Resolves every key from `inputs`.
     static func resolving(_ inputs: ContextInputs, generation: UInt64) -> ContextSnapshot {
@@ -101,7 +109,11 @@ public final class ContextSnapshot: Sendable {
 
     @inline(__always)
     func entry(at slot: Int) -> ResolvedEntry {
-        chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)]
+        let entry = chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)]
+        // Layers above targeting (preference, override, scope override) win whatever the
+        // rule says, so only entries from targeting or below are evaluated again here.
+        guard let targeting, layout.isTargetedSlot[slot], entry.source.layer <= .targeting else { return entry }
+        return targeting.entry(at: slot, inputs: inputs)
     }
 
     /// The entry for a full key name; ``ResolvedEntry/notFound`` when no definition has it.
@@ -141,6 +153,8 @@ public final class ContextSnapshot: Sendable {
     @inline(__always)
     func entryValue(identity: KeyIdentity) -> JSONValue? {
         guard let slot = identity.slot(in: layout) else { return nil }
+        // A branch, so that a snapshot without targeting of its own reads the value field alone.
+        if targeting != nil { return entry(at: slot).value }
         return chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
     }
 

@@ -74,7 +74,7 @@ extension ContextSnapshot {
             add(.fleet, value.value, location: value.location)
         }
         if let rule = definition.compiledTargeting {
-            switch rule.result(context: inputs.evaluationContext, flagKey: key) {
+            switch rule.result(context: evaluationContext, flagKey: key) {
             case .success(let result):
                 let note =
                     result.isNull

@@ -11,6 +11,10 @@ final class KeyLayout: Sendable {
     let names: [String]
     let slotByName: [ExactText: Int]
     let definitionBySlot: [FlagDefinition]
+    /// The keys with a targeting rule, sorted: the values that depend on the evaluation context.
+    let targetedKeys: [String]
+    /// Whether the key in each slot has a targeting rule.
+    let isTargetedSlot: [Bool]
 
     private static let nextIdentifier = Atomic<UInt64>(1)
 
@@ -21,6 +25,8 @@ final class KeyLayout: Sendable {
         names = definitions.keys
         slotByName = definitions.indexByKey
         definitionBySlot = definitions.orderedDefinitions
+        isTargetedSlot = definitionBySlot.map { $0.compiledTargeting != nil }
+        targetedKeys = zip(names, isTargetedSlot).filter(\.1).map(\.0)
     }
 
     /// A layout with no keys: every read gives the code default.
@@ -29,4 +35,7 @@ final class KeyLayout: Sendable {
     var count: Int { names.count }
 
     func slot(for name: String) -> Int? { slotByName[ExactText(name)] }
+
+    /// Whether the key `name` has a targeting rule.
+    func isTargeted(_ name: String) -> Bool { slot(for: name).map { isTargetedSlot[$0] } ?? false }
 }

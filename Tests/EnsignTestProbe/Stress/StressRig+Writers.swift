@@ -134,18 +134,29 @@ extension StressRig {
         }
     }
 
-    /// The evaluation context, switched between FR (the targeted flag reads 1) and DE (0),
-    /// on the root or through a child (a child's call retargets the root).
+    /// The root's evaluation context, switched between FR (the targeted flag reads 1) and DE
+    /// (0); between two switches, a request child made with the other country (or, one time
+    /// in three, one made under a long-lived child) reads its own country's value whatever
+    /// the root's says.
     func evaluationContextWriter(until deadline: ContinuousClock.Instant) -> StressRole {
         StressRole(name: "evaluation") { [self] random, progress in
             var expected: Int?
             repeatUntil(deadline, progress) {
                 let isTargeted = random.oneIn(2)
-                let through = !children.isEmpty && random.oneIn(3) ? children.randomElement(using: &random)! : root
-                through.setEvaluationContext(
-                    EvaluationContext(attributes: ["country": .string(isTargeted ? "FR" : "DE")]))
+                root.setEvaluationContext(EvaluationContext(attributes: ["country": .string(isTargeted ? "FR" : "DE")]))
                 expected = isTargeted ? 1 : 0
                 expectReadBack(StressScenario.targetedKey, expected!, at: .root, after: "setEvaluationContext")
+                let parent = !children.isEmpty && random.oneIn(3) ? children.randomElement(using: &random)! : root
+                let request = parent.makeChild(
+                    label: "request",
+                    evaluationContext: EvaluationContext(attributes: ["country": isTargeted ? "DE" : "FR"]))
+                let read = request.value(forKeyNamed: StressScenario.targetedKey)?.stressValue ?? -1
+                if read != 1 - expected! {
+                    ledger.broken(
+                        .readYourWrite,
+                        "a request child made for \(isTargeted ? "DE" : "FR") read \(StressScenario.targetedKey) = \(read)"
+                    )
+                }
             }
             return expected.map { [Acknowledged(path: .root, key: StressScenario.targetedKey, value: $0)] } ?? []
         }

@@ -51,7 +51,8 @@ enum ModelOperation: Hashable, CustomStringConvertible {
     case toggle(context: Int, key: String)
     case setPreference(context: Int, key: String, value: JSONValue)
     case removePreference(key: String)
-    case setCountry(String?)
+    /// The root's evaluation context, or a child's own.
+    case setCountry(context: Int, String?)
     /// The fleet source puts a value (checked against the definitions, maybe refused) or deletes one.
     case fleetSet(key: String, value: JSONValue)
     case fleetRemove(key: String)
@@ -83,7 +84,7 @@ enum ModelOperation: Hashable, CustomStringConvertible {
         case .toggle(let context, let key): "c\(context).toggle(\(key))"
         case .setPreference(let context, let key, let value): "c\(context).setPreference(\(key), \(value.jsonText))"
         case .removePreference(let key): "removePreference(\(key))"
-        case .setCountry(let country): "setEvaluationContext(country: \(country ?? "none"))"
+        case .setCountry(let context, let country): "c\(context).setEvaluationContext(country: \(country ?? "none"))"
         case .fleetSet(let key, let value): "fleet put \(key)=\(value.jsonText)"
         case .fleetRemove(let key): "fleet delete \(key)"
         case .batch(let context, let items): "c\(context).batch[\(items.map(\.description).joined(separator: ", "))]"
@@ -128,7 +129,7 @@ struct ModelOperationGenerator {
             let preference = pick(["p.dark", "p.lang", "p.lang", "app.size"])
             return .setPreference(context: context, key: preference, value: value(for: preference))
         case 38..<41: return .removePreference(key: pick(["p.dark", "p.lang"]))
-        case 41..<44: return .setCountry(pick(["FR", "DE", nil]))
+        case 41..<44: return .setCountry(context: context, pick(["FR", "DE", nil]))
         case 44..<48:
             return .batch(context: context, items: (0..<Int(random.next(below: 3)) + 1).map { _ in batchItem() })
         case 48..<52:

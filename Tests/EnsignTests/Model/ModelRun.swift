@@ -123,8 +123,8 @@ struct ModelRun {
                 try harness.contexts[slot]?.setPreference(keyNamed: key, to: value)
             case .removePreference(let key):
                 harness.contexts[0]?.removePreference(keyNamed: key)
-            case .setCountry(let country):
-                harness.contexts[0]?.setEvaluationContext(Self.evaluationContext(country))
+            case .setCountry(let slot, let country):
+                harness.contexts[slot]?.setEvaluationContext(Self.evaluationContext(country, isChild: slot != 0))
             case .fleetSet(let key, let value):
                 harness.updateFleet(key, value)
             case .fleetRemove(let key):
@@ -138,7 +138,8 @@ struct ModelRun {
                         case .removeOverride(let key): batch.removeOverride(FlagKey<JSONValue>(key, default: .null))
                         case .setPreference(let key, let value):
                             try batch.setPreference(UserPreferenceKey<JSONValue>(key, default: .null), to: value)
-                        case .setCountry(let country): batch.setEvaluationContext(Self.evaluationContext(country))
+                        case .setCountry(let country):
+                            batch.setEvaluationContext(Self.evaluationContext(country, isChild: slot != 0))
                         }
                     }
                 }
@@ -162,8 +163,12 @@ struct ModelRun {
         }
     }
 
-    private static func evaluationContext(_ country: String?) -> EvaluationContext {
-        EvaluationContext(attributes: country.map { ["country": .string($0)] } ?? [:])
+    /// A child's context also has an attribute no rule reads, so that one without a country is
+    /// still a context of its own, merged over its parent's (and reads the parent's country).
+    private static func evaluationContext(_ country: String?, isChild: Bool) -> EvaluationContext {
+        var attributes: [String: JSONValue] = isChild ? ["tier": "gold"] : [:]
+        if let country { attributes["country"] = .string(country) }
+        return EvaluationContext(attributes: attributes)
     }
 
     /// The observers a `dropChild` step ends, by the model.
@@ -291,7 +296,8 @@ struct ModelRun {
             lines.append(
                 "  model: overrides \(ModelFormat.values(running.overrides)) (on disk \(ModelFormat.values(running.overridesOnDisk))),"
                     + " preferences \(ModelFormat.values(running.preferences)) (on disk \(ModelFormat.values(running.preferencesOnDisk))),"
-                    + " country \(running.country ?? "none"), children \(running.children.mapValues(\.parent))")
+                    + " country \(running.country ?? "none"), children"
+                    + " \(running.children.mapValues { "\($0.parent)\($0.country.map { " (country \($0))" } ?? "")" })")
         } else {
             lines.append("  model: not running")
         }

@@ -39,8 +39,9 @@ extension ReferenceModel {
             return !writePersisted([key: value], in: .preferences, running: &running)
         case .removePreference(let key):
             removePreference(key, running: &running)
-        case .setCountry(let country):
-            running.country = country
+        case .setCountry(let slot, let country):
+            guard running.isLive(slot) else { return false }
+            running.setCountry(country, in: slot)
         case .fleetSet(let key, let value):
             running.fleet[key] = value
         case .fleetRemove(let key):
@@ -100,8 +101,8 @@ extension ReferenceModel {
         writePersisted([key: nil], in: .preferences, running: &running)
     }
 
-    /// A batch is checked whole before anything changes; overrides in a child are its scope
-    /// overrides, everything else goes to the root.
+    /// A batch is checked whole before anything changes; overrides and the country in a child
+    /// are its own, preferences go to the root.
     private mutating func applyBatch(
         _ items: [ModelOperation.BatchItem], in slot: Int, running: inout RunningModel
     ) -> Bool {
@@ -122,10 +123,17 @@ extension ReferenceModel {
                 running.preferences[key] = value
                 running.preferencesOnDisk[key] = value
                 writePersisted([key: value], in: .preferences, running: &running)
-            case .setCountry(let country): running.country = country
+            case .setCountry(let country): running.setCountry(country, in: slot)
             }
         }
         return false
+    }
+}
+
+extension RunningModel {
+    /// Sets the root's country, or a child's own (`nil`: it reads its parent's again).
+    mutating func setCountry(_ country: String?, in slot: Int) {
+        if slot == 0 { self.country = country } else { children[slot]!.country = country }
     }
 }
 

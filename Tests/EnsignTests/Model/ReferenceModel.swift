@@ -32,12 +32,7 @@ struct ReferenceModel {
     /// Resolves `key` in the context in `slot`.
     func resolve(_ key: String, in slot: Int) -> Resolved {
         guard let running else { return .notFound }
-        guard slot != 0, let child = running.children[slot] else { return running.resolveAtRoot(key) }
-        let inherited = resolve(key, in: child.parent)
-        guard let definition = running.definitions[key], let value = child.scopeOverrides[key],
-            definition.fits(value)
-        else { return inherited }
-        return Resolved(value: value, reason: .override, errorCode: nil, layer: .scopeOverride)
+        return running.resolve(key, in: slot, country: running.country(in: slot))
     }
 
     /// The value an observer of `key` in `slot` receives: the resolved value or the code default.
@@ -109,6 +104,8 @@ struct RunningModel {
     struct ChildModel {
         var parent: Int
         var scopeOverrides: [String: JSONValue] = [:]
+        /// The country of the child's own evaluation context; `nil`: the parent's.
+        var country: String?
     }
 
     struct ObserverModel {
@@ -123,8 +120,23 @@ struct RunningModel {
         !failingParts.isEmpty || fleet.contains { key, value in definitions[key].map { !$0.fits(value) } ?? false }
     }
 
-    /// Layers 2–7 for the root.
-    func resolveAtRoot(_ key: String) -> ReferenceModel.Resolved {
+    /// The country targeting reads in `slot`: the nearest one set, the child's own first.
+    func country(in slot: Int) -> String? {
+        guard slot != 0, let child = children[slot] else { return country }
+        return child.country ?? country(in: child.parent)
+    }
+
+    /// `key` in `slot`: the nearest scope override, else the root's layers evaluated for `country`.
+    func resolve(_ key: String, in slot: Int, country: String?) -> ReferenceModel.Resolved {
+        guard slot != 0, let child = children[slot] else { return resolveAtRoot(key, country: country) }
+        guard let definition = definitions[key], let value = child.scopeOverrides[key], definition.fits(value) else {
+            return resolve(key, in: child.parent, country: country)
+        }
+        return .init(value: value, reason: .override, errorCode: nil, layer: .scopeOverride)
+    }
+
+    /// Layers 2–7 for the root, targeting evaluated for `country`.
+    func resolveAtRoot(_ key: String, country: String?) -> ReferenceModel.Resolved {
         guard let definition = definitions[key] else { return .notFound }
         if let value = overrides[key], definition.fits(value) {
             return .init(value: value, reason: .override, errorCode: nil, layer: .override)
