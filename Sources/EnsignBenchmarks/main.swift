@@ -36,7 +36,8 @@ func runBenchmarks() -> Int32 {
         let groups =
             [
                 StaticReadEntries.group(), EvaluationEntries.group(), OverrideEntries.group(),
-                ObserverFanOutEntries.group(), LoadEntries.group(), MemoryEntries.group(),
+                RequestContextEntries.group(), ObserverFanOutEntries.group(), LoadEntries.group(),
+                MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
             ] + [ValidateEntries.group()] + LatencyEntries.groups() + [FleetEntries.group()]
         let runner = BenchmarkRunner(settings: settings)
