@@ -32,7 +32,7 @@ extension AppContext {
         let defaultValue = key.defaultValue
         let liveness = ObserverLiveness()
         let identifier = store.observers.add(key: name, label: label, liveness: liveness, onContextEnd: onContextEnd) {
-            _, entry in
+            _, entry, _ in
             handler(entry.value.flatMap(Value.init(flagValue:)) ?? defaultValue)
         }
         return ObservationToken { [weak store] in store?.observers.remove(identifier, key: name, liveness: liveness) }

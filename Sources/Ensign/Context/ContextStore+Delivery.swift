@@ -75,13 +75,21 @@ extension ContextStore {
         let clock = ContinuousClock()
         for (key, observer) in keyed where observer.liveness.isActive.load(ordering: .acquiring) {
             let entry = snapshot.entry(named: key)
-            let duration = clock.measure { observer.handler(key, entry) }
+            guard !observer.logsOwnRuns else {
+                observer.handler(key, entry, batch.transaction)
+                continue
+            }
+            let duration = clock.measure { observer.handler(key, entry, batch.transaction) }
             runs.append(run(observer.label, keys: [key], duration))
         }
         for observer in batchObservers where observer.liveness.isActive.load(ordering: .acquiring) {
             var filtered = batch
             if let wanted = observer.keys { filtered.changes = batch.changes.filter { wanted.contains($0.key) } }
             if let prefix = observer.prefix { filtered.changes = filtered.changes.filter { $0.key.hasPrefix(prefix) } }
+            guard !observer.logsOwnRuns else {
+                observer.handler(filtered)
+                continue
+            }
             let duration = clock.measure { observer.handler(filtered) }
             runs.append(run(observer.label, keys: filtered.keys, duration))
         }
@@ -89,8 +97,7 @@ extension ContextStore {
     }
 
     private func run(_ label: String, keys: [String], _ duration: Duration) -> ContextTransaction.ObserverRun {
-        ContextTransaction.ObserverRun(
-            label: label, keys: keys, duration: duration, isSlow: duration > changeLog.slowObserverThreshold)
+        changeLog.run(label, keys: keys, duration)
     }
 
     /// A parent's round reached this child: the child's snapshot as of that commit is the

@@ -136,6 +136,12 @@ final class ChangeLog: Sendable {
         }
     }
 
+    /// A run of `label` for `keys` that took `duration`, flagged slow past the threshold.
+    func run(_ label: String, keys: [String], _ duration: Duration) -> ContextTransaction.ObserverRun {
+        ContextTransaction.ObserverRun(
+            label: label, keys: keys, duration: duration, isSlow: duration > slowObserverThreshold)
+    }
+
     /// The transactions, oldest first.
     var transactions: [ContextTransaction] {
         state.withLock { state in Array(state.ring[state.oldest...] + state.ring[..<state.oldest]) }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs notification rounds one at a time, in commit order, outside every lock.
 ///
 /// One queue serves a whole context tree (a root and its children), so rounds from a child
@@ -42,7 +36,7 @@ final class DeliveryQueue: Sendable {
     /// Queues `round`. Call it while still holding the lock that ordered the commit, then call
     /// ``deliverPending()`` after releasing that lock.
     func enqueue(_ round: @escaping @Sendable () -> Void) {
-        let owner = Self.currentThread()
+        let owner = ThreadIdentity.current
         state.withLock { state in
             state.pending.append(Round(deliver: round, owner: owner))
             state.undelivered[owner, default: 0] += 1
@@ -52,7 +46,7 @@ final class DeliveryQueue: Sendable {
     /// Returns once every round this thread queued has been delivered: by this thread, or by
     /// the one delivering when it comes to them. From inside an observer it returns at once.
     func deliverPending() {
-        let me = Self.currentThread()
+        let me = ThreadIdentity.current
         let delivers = state.wait(
             until: { $0.deliverer == nil || $0.deliverer == me || !$0.hasUndelivered(me) },
             then: { state -> Bool in
@@ -99,13 +93,5 @@ final class DeliveryQueue: Sendable {
     /// How many slots the queue holds, run or not, and how many of them still hold a round (for tests).
     var storedRounds: (slots: Int, held: Int) {
         state.withLock { state in (state.pending.count, state.pending.count { $0 != nil }) }
-    }
-
-    private static func currentThread() -> UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
     }
 }

@@ -8,15 +8,21 @@ import Synchronization
 /// the context ends" included), so removing the entry frees all of it: a program that starts
 /// and ends observers forever holds only the ones still running.
 final class ObserverRegistry: Sendable {
-    typealias KeyHandler = @Sendable (_ key: String, _ entry: ResolvedEntry) -> Void
+    /// Called with the key, its entry as of the round's commit, and the round's transaction
+    /// (0 when it was not logged).
+    typealias KeyHandler = @Sendable (_ key: String, _ entry: ResolvedEntry, _ transaction: UInt64) -> Void
     typealias BatchHandler = @Sendable (_ batch: ChangeBatch) -> Void
 
     struct KeyObserver: Sendable {
         var label: String
         var liveness: ObserverLiveness
         var handler: KeyHandler
-        /// Runs if the context goes away while the observer is registered (ends an async sequence).
+        /// Runs if the context goes away while the observer is registered (ends an async
+        /// sequence, closes a mailbox).
         var onContextEnd: (@Sendable () -> Void)?
+        /// Whether the handler only queues the value for an actor, which logs the real run
+        /// when it happens (so the delivering thread does not log the queueing as a run).
+        var logsOwnRuns = false
     }
 
     struct BatchObserver: Sendable {
@@ -25,6 +31,10 @@ final class ObserverRegistry: Sendable {
         var prefix: String?
         var liveness: ObserverLiveness
         var handler: BatchHandler
+        /// Runs if the context goes away while the observer is registered.
+        var onContextEnd: (@Sendable () -> Void)?
+        /// As ``KeyObserver/logsOwnRuns``.
+        var logsOwnRuns = false
     }
 
     private struct State {
@@ -37,28 +47,28 @@ final class ObserverRegistry: Sendable {
 
     func add(
         key: String, label: String?, liveness: ObserverLiveness, onContextEnd: (@Sendable () -> Void)? = nil,
-        handler: @escaping KeyHandler
+        logsOwnRuns: Bool = false, handler: @escaping KeyHandler
     ) -> UInt64 {
         state.withLock { state in
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
             state.byKey[key, default: [:]][identifier] = KeyObserver(
                 label: label ?? "observer #\(identifier)", liveness: liveness, handler: handler,
-                onContextEnd: onContextEnd)
+                onContextEnd: onContextEnd, logsOwnRuns: logsOwnRuns)
             return identifier
         }
     }
 
     func addBatch(
         keys: Set<String>?, prefix: String?, label: String?, liveness: ObserverLiveness,
-        handler: @escaping BatchHandler
+        onContextEnd: (@Sendable () -> Void)? = nil, logsOwnRuns: Bool = false, handler: @escaping BatchHandler
     ) -> UInt64 {
         state.withLock { state in
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
             state.batch[identifier] = BatchObserver(
                 label: label ?? "observer #\(identifier)", keys: keys, prefix: prefix, liveness: liveness,
-                handler: handler)
+                handler: handler, onContextEnd: onContextEnd, logsOwnRuns: logsOwnRuns)
             return identifier
         }
     }
@@ -99,6 +109,7 @@ final class ObserverRegistry: Sendable {
     func contextDidEnd() {
         let handlers = state.withLock { state in
             state.byKey.values.flatMap { $0.values.compactMap(\.onContextEnd) }
+                + state.batch.values.compactMap(\.onContextEnd)
         }
         for handler in handlers { handler() }
     }
@@ -109,7 +120,8 @@ final class ObserverRegistry: Sendable {
     var counts: (observers: Int, endHandlers: Int) {
         state.withLock { state in
             let keyed = state.byKey.values.flatMap(\.values)
-            return (keyed.count + state.batch.count, keyed.count { $0.onContextEnd != nil })
+            let ending = keyed.count { $0.onContextEnd != nil } + state.batch.values.count { $0.onContextEnd != nil }
+            return (keyed.count + state.batch.count, ending)
         }
     }
 }
