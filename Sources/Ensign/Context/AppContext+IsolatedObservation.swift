@@ -15,7 +15,7 @@ extension AppContext {
     /// each run when it happens, under `label`.
     ///
     /// ```swift
-    /// @MainActor final class BeneficiariesScreen {
+    /// @MainActor final class PendingListScreen {
     ///     var isPendingListShown = false
     ///     private var token: ObservationToken?
     ///     init(context: AppContext) {

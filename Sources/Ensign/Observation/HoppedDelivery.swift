@@ -15,7 +15,8 @@ enum HoppedDrain {
     ) -> @Sendable (ObserverMailbox<HoppedDelivery<Payload>>) -> Void {
         { mailbox in
             // One task per burst, not per change: the mailbox, not task order, keeps the order.
-            Task { @MainActor in
+            // Detached: the handler runs with none of the writer's task-locals or priority.
+            Task.detached { @MainActor in
                 mailbox.drain { delivery in
                     let duration = ContinuousClock().measure { handler(delivery.payload) }
                     changeLog.append(
@@ -33,7 +34,7 @@ enum HoppedDrain {
     ) -> @Sendable (ObserverMailbox<HoppedDelivery<Payload>>) -> Void {
         { [weak actor] mailbox in
             guard let actor else { return mailbox.close() }
-            Task {
+            Task.detached {
                 await drain(mailbox, on: actor) { actor, delivery in
                     let duration = ContinuousClock().measure { handler(actor, delivery.payload) }
                     changeLog.append(

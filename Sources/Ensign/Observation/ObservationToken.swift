@@ -20,6 +20,10 @@ public final class ObservationToken: Sendable, Hashable {
 
     /// Stops the observer; later calls do nothing. Safe from any thread, also from inside
     /// the observer (it is not called again after the current call).
+    ///
+    /// For an observer that runs on an actor (`on: .mainActor`, `isolatedTo:`), the changes
+    /// still queued for it are dropped, and a cancel from another thread while its handler
+    /// runs waits for that call to return: once `cancel()` returns, no call starts.
     public func cancel() {
         let cancel = cancellation.withLock { cancel in
             defer { cancel = nil }
