@@ -21,9 +21,13 @@ final class ChildTargeting: Sendable {
     var evaluatedCount: Int { evaluated.withLock { $0.count } }
 
     /// The entry of the targeted key in `slot` for this evaluation context.
+    ///
+    /// Called only for a slot whose parent entry comes from targeting or below, so no
+    /// preference or override decides it: the files and the rule do.
     func entry(at slot: Int, inputs: ContextInputs) -> ResolvedEntry {
         if let entry = evaluated.withLock({ $0[slot] }) { return entry }
-        let entry = SnapshotResolver.resolve(slot: slot, inputs: inputs, evaluationContext: evaluationContext)
+        let entry = SnapshotResolver.resolveFromFiles(
+            inputs.layout.definitionBySlot[slot], inputs: inputs, evaluationContext: evaluationContext)
         evaluated.withLock { $0[slot] = entry }
         return entry
     }

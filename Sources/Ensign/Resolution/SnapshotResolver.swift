@@ -21,6 +21,16 @@ enum SnapshotResolver {
         {
             return entry
         }
+        return resolveFromFiles(
+            definition, inputs: inputs, evaluationContext: evaluationContext ?? inputs.evaluationContext)
+    }
+
+    /// Layers 1–5, the files and targeting, for a key no preference or override decides: what
+    /// a child evaluates for its own evaluation context, where its parent's entry already
+    /// shows that neither applies.
+    static func resolveFromFiles(
+        _ definition: FlagDefinition, inputs: ContextInputs, evaluationContext: EvaluationContext
+    ) -> ResolvedEntry {
         guard definition.isEnabled else {
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .disabled, errorCode: nil, errorMessage: nil, source: .codeDefault)
@@ -30,11 +40,8 @@ enum SnapshotResolver {
                 value: nil, variant: nil, reason: .error, errorCode: .parseError, errorMessage: problem,
                 source: .codeDefault)
         }
-        let fallback = staticEntry(definition, inputs: inputs)
-        guard let rule = definition.compiledTargeting else { return fallback }
-        return targeted(
-            definition, rule: rule, fallback: fallback, evaluationContext: evaluationContext ?? inputs.evaluationContext
-        )
+        guard let rule = definition.compiledTargeting else { return staticEntry(definition, inputs: inputs) }
+        return targeted(definition, rule: rule, inputs: inputs, evaluationContext: evaluationContext)
     }
 
     /// Layers 2–4½: the last file value wins; `DEFAULT` with no value when none has one.
@@ -63,7 +70,7 @@ enum SnapshotResolver {
     }
 
     private static func targeted(
-        _ definition: FlagDefinition, rule: TargetingRule, fallback: ResolvedEntry, evaluationContext: EvaluationContext
+        _ definition: FlagDefinition, rule: TargetingRule, inputs: ContextInputs, evaluationContext: EvaluationContext
     ) -> ResolvedEntry {
         let source = ValueSource(layer: .targeting, location: definition.targeting?.location)
         let result: JSONValue
@@ -77,7 +84,8 @@ enum SnapshotResolver {
                 errorMessage: "the targeting rule failed: \(error.message)", source: source)
         }
         if result.isNull {
-            var entry = fallback
+            // The files' value, looked up only here: most evaluations return a variant.
+            var entry = staticEntry(definition, inputs: inputs)
             entry.reason = .defaultValue
             return entry
         }

@@ -16,32 +16,36 @@
 ///
 /// Never make a bare closure the whole state: wrap it in a ``LockedCallback`` (or a struct),
 /// or every `withLock` wraps it in another reabstraction thunk (see ``LockedCallback``).
-package final class LockedState<State>: @unchecked Sendable {
-    // @unchecked Sendable, proven: `state` is private and its pointee only touched inside
-    // `withLock`, between pthread_mutex_lock and pthread_mutex_unlock on `mutex`; both are
-    // allocated and initialised in init and destroyed in deinit, when no other reference to
-    // the lock exists.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Behind a pointer rather than a stored `var`: the lock already makes access exclusive,
-    /// and a class's stored `var` would also pay for a dynamic exclusivity check
-    /// (`swift_beginAccess`) on every `withLock`, reads included.
-    private let state: UnsafeMutablePointer<State>
+package struct LockedState<State>: @unchecked Sendable {
+    // @unchecked Sendable, proven: the state lives in `storage`'s header and is only touched
+    // inside `withLock`, between pthread_mutex_lock and pthread_mutex_unlock on the mutex in
+    // the same allocation; both are initialised when the storage is created and destroyed in
+    // its deinit, when no other reference to it exists. Copies of this struct share `storage`,
+    // so they share the lock, as references to a class would.
+    private let storage: Storage
 
-    package init(_ initialState: State) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: initialState)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    /// The state and its mutex in one heap allocation: a lock made per child context or per
+    /// observer costs one `malloc`, not three (object, state, mutex). `ManagedBuffer` hands out
+    /// stable pointers to both without a class's dynamic exclusivity checks.
+    private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+        // The state is `ManagedBuffer`'s stored `header`, destroyed with the object; only the
+        // tail-allocated mutex is this class's to destroy.
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
+    package init(_ initialState: State) {
+        let buffer = Storage.create(minimumCapacity: 1) { _ in initialState }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            let result = pthread_mutex_init(mutex, nil)
+            precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        }
     }
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
@@ -49,8 +53,10 @@ package final class LockedState<State>: @unchecked Sendable {
     package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state.pointee)
+        try storage.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
     }
 }

@@ -7,7 +7,7 @@ import EnsignFleet
     import Darwin
 #endif
 
-/// Fleet propagation: a write to etcd, acknowledged, until the observer runs in each of two
+/// Fleet propagation: a write to etcd, from the moment it is sent, until the observer runs in each of two
 /// app contexts that joined the fleet with their own fleet sources (their own connections and
 /// watches, as two app processes have). One etcd member runs on loopback for the group; without
 /// an `etcd` binary the entries report n/a and say how to install it.
@@ -38,24 +38,25 @@ enum FleetEntries {
         var value = false
         let rounds = try LatencyRounds(rounds: settings.rounds / 3, events: toggles) {
             value.toggle()  // every write is a change, so every write notifies
+            // From before the put is sent: the watch event can reach the observers before the
+            // put's reply is read, so timing from the acknowledgement measured 0 for those.
+            let sent = ContinuousClock.now
             _ = try writer.put(prefix + key, value: Array(String(value).utf8))
-            let acknowledged = ContinuousClock.now
-            // The observer may run before the put's reply is read: that counts as 0.
-            return try apps.map { max(0, try $0.arrivals.wait(since: acknowledged, timeout: .seconds(5))) }
+            return try apps.map { try $0.arrivals.wait(since: sent, timeout: .seconds(5)) }
         }
         return results(
             p50: rounds.p50, p99: rounds.p99, toggles: toggles,
-            note: "from the put's acknowledgement to the observer in each of 2 contexts with their own fleet sources,"
+            note: "from sending the put to the observer in each of 2 contexts with their own fleet sources,"
                 + " \(toggles) toggles per round, one etcd member on loopback")
     }
 
     private static func results(p50: [Double], p99: [Double], toggles: Int, note: String) -> [EntryResult] {
         [
             EntryResult(
-                group: groupName, id: "fleet p50", name: "write acknowledged → observer, p50",
+                group: groupName, id: "fleet p50", name: "write sent → observer, p50",
                 unit: .nanosecondsPerOperation, iterations: toggles, samples: p50, note: note),
             EntryResult(
-                group: groupName, id: "fleet p99", name: "write acknowledged → observer, p99",
+                group: groupName, id: "fleet p99", name: "write sent → observer, p99",
                 unit: .nanosecondsPerOperation, iterations: toggles, samples: p99,
                 target: .time(atMostNanoseconds: 250_000_000), note: "p99 of the same"),
         ]

@@ -16,12 +16,26 @@ package struct ExactText: Hashable, Sendable {
     }
 
     package static func == (lhs: ExactText, rhs: ExactText) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        lhs.text.isExactly(rhs.text)
     }
 
     package func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension String {
+    /// Whether both strings have the same Unicode scalars (see ``ExactText``).
+    ///
+    /// Compares the contiguous UTF-8 buffers: the generic `utf8.elementsEqual` walks both
+    /// views through an iterator, byte by byte, and cost a targeted evaluation most of its time
+    /// (each `var` lookup checks the member it found by exact name).
+    @inlinable
+    package func isExactly(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        var (lhs, rhs) = (self, other)
+        return lhs.withUTF8 { lhsBytes in rhs.withUTF8 { rhsBytes in lhsBytes.elementsEqual(rhsBytes) } }
     }
 }
 

@@ -111,6 +111,25 @@ enum SnippetPrelude {
                 }
                 """),
         Piece(
+            name: "showPendingBeneficiariesList", isKey: true,
+            declaration: """
+                extension FlagKey<Bool> {
+                    static let showPendingBeneficiariesList = FlagKey(
+                        "beneficiaries.showPendingBeneficiariesList", default: false)
+                }
+                """),
+        // The server article's request and response: stand-ins for any HTTP framework's.
+        Piece(
+            name: "Request",
+            declaration: """
+                struct SampleUser: Sendable { var id: String; var plan: String }
+                struct Request: Sendable { var user: SampleUser; var headers: [String: String] }
+                """),
+        Piece(name: "Response", declaration: "struct Response: Sendable {}"),
+        Piece(
+            name: "renderPage", needs: ["Response"],
+            declaration: "func renderPage(showingPending: Bool, pageSize: Int) async throws -> Response { Response() }"),
+        Piece(
             name: "BeneficiariesList",
             declaration: """
                 struct BeneficiariesList {
