@@ -85,6 +85,16 @@ struct DefinitionsBundleTests {
         }
     }
 
+    @Test("The bundle the JSON-only app fixture ships is what ensign export makes of the sample app today")
+    func checkedInBundleIsCurrent() throws {
+        let fixture = BuiltExecutable.packageRoot.appendingPathComponent("Tests/Fixtures/WithoutYAML/Flags.bundle.json")
+        let checkedIn = try String(contentsOf: fixture, encoding: .utf8)
+        let export = DefinitionsBundleExporter().export(directory: Self.bankingFlags)
+        #expect(
+            export.text == checkedIn,
+            "regenerate it: ensign export --flags flags --output Tests/Fixtures/WithoutYAML/Flags.bundle.json")
+    }
+
     @Test("A context built from the bundle reads the same values and names the bundle's line as the source")
     func contextLoadsBundle() throws {
         let scratch = try TemporaryDirectory()
