@@ -106,15 +106,16 @@ package struct JSONNodeWriter: Sendable {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
         case .double(let value):
+            // The number as written when JSON allows it (a 25-digit integer stays exact, 1e400
+            // reads back as the same infinity), else Swift's shortest form, with a fraction so
+            // that it reads back as a double.
+            if case .scalar(let text, .plain) = node.content, node.tag == nil, Self.isJSONNumber(text) {
+                return text
+            }
             guard value.isFinite else {
                 throw YAMLError(
                     .unsupported, at: node.location,
                     "\(value) has no JSON form; JSON numbers are finite (write a large number or a string)")
-            }
-            // The number as written when JSON allows it (a 25-digit integer stays exact), else
-            // Swift's shortest form, with a fraction so that it reads back as a double.
-            if case .scalar(let text, .plain) = node.content, node.tag == nil, Self.isJSONNumber(text) {
-                return text
             }
             if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) + ".0" }
             return String(value)
