@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,14 @@ let package = Package(
         .executable(name: "ensign", targets: ["EnsignCLI"]),
         .plugin(name: "EnsignKeysPlugin", targets: ["EnsignKeysPlugin"]),
     ],
+    // YAML needs libyaml, which iOS and the other Apple platforms do not ship: an app there
+    // depends on Ensign with `traits: []` and loads JSON (see the README, "Without libyaml").
+    traits: [
+        .default(enabledTraits: ["YAML"]),
+        .trait(
+            name: "YAML",
+            description: "Read and write YAML files with the system's libyaml; without it Ensign reads JSON only."),
+    ],
     targets: [
         // libyaml's C API and nothing else; only EnsignYAML imports it.
         .systemLibrary(
@@ -20,7 +28,7 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "EnsignYAML", dependencies: ["CYAML"]),
+        .target(name: "EnsignYAML", dependencies: [.target(name: "CYAML", condition: .when(traits: ["YAML"]))]),
         .target(name: "Ensign", dependencies: ["EnsignYAML"]),
         // A strict, bounded RFC 8259 reader for JSON from other processes and people: the control
         // protocol, etcd's replies, `--context` arguments. The core never parses JSON text itself.
@@ -47,7 +55,8 @@ let package = Package(
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "CYAML", "CAllocationCounter",
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML",
+                .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
             ],
             path: "Sources/EnsignBenchmarks"
         ),

@@ -17,9 +17,7 @@ import PackagePlugin
 struct EnsignKeysPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        // `Target.directoryURL` needs tools version 6.1 and `Path.string` is deprecated, so the
-        // directory is read through `Path`'s description, which is the path itself.
-        let targetDirectory = URL(fileURLWithPath: String(describing: target.directory))
+        let targetDirectory = target.directoryURL
         return try Self.commands(
             targetName: target.name, targetDirectory: targetDirectory, workDirectory: context.pluginWorkDirectoryURL,
             tool: context.tool(named: "EnsignCLI").url)

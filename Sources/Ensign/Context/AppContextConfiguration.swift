@@ -13,7 +13,9 @@
 /// let context = try AppContext(configuration: configuration)
 /// ```
 public struct AppContextConfiguration: Sendable {
-    /// The definitions directory: `*.yaml`, `*.yml`, `*.json` and `environments/<name>.yaml`.
+    /// The definitions directory: `*.yaml`, `*.yml`, `*.json` and `environments/<name>.yaml`;
+    /// or a definitions bundle, the whole directory in one JSON file (`ensign export` makes
+    /// it), which is what a build without the `YAML` trait (Apple platforms) ships.
     public var definitionsDirectory: String
     /// The environment: `development`, `staging`, `production`, … Defaults to `$ENSIGN_ENV`,
     /// else `production`, the fail-safe choice (no development values, and the control server

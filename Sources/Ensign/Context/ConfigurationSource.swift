@@ -97,12 +97,17 @@ struct ConfigurationSource: Sendable {
                     && ConfigDirectory.baseName(path) == environment)
         }
         // Only the files a load reads: an edit to another environment's overlay reloads nothing.
+        // A bundle (a file in place of the directory) is one file, in its parent directory.
+        let isBundle = FileSystem.exists(directory.path) && !ConfigDirectory.isDirectory(directory.path)
         source.watchedFiles = {
-            directory.definitionFiles() + [directory.environmentFile(named: environment)].compactMap { $0 }
+            guard !isBundle else { return [directory.path] + deploymentFiles }
+            return directory.definitionFiles() + [directory.environmentFile(named: environment)].compactMap { $0 }
                 + deploymentFiles
         }
         source.watchedDirectories =
-            [directory.path, directory.environmentsPath] + deploymentFiles.map(FileSystem.parentDirectory(of:))
+            (isBundle
+                ? [FileSystem.parentDirectory(of: directory.path)] : [directory.path, directory.environmentsPath])
+            + deploymentFiles.map(FileSystem.parentDirectory(of:))
         return source
     }
 

@@ -20,6 +20,7 @@ enum CommandLineTool {
         DemoCommand.specification,
         SchemaCommand.specification,
         GenerateCommand.specification,
+        ExportCommand.specification,
         FleetCommand.specification,
         CompletionsCommand.specification,
     ]

@@ -33,7 +33,9 @@ enum OfflineDefinitions {
     static func load(_ path: String, environment: String?) -> Loaded {
         let loader = DefinitionLoader()
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+            isDirectory.boolValue || loader.isBundle(atPath: path)
+        {
             let directory = loader.loadDirectory(path, environment: environment)
             return Loaded(
                 definitions: directory.definitions, environmentOverlay: directory.environmentOverlay,

@@ -15,6 +15,9 @@ package struct YAMLError: Error, Sendable, Hashable {
         case limitExceeded
         /// The file could not be read at all.
         case unreadable
+        /// The text needs something this build lacks (YAML without the `YAML` trait) or that
+        /// JSON cannot hold (an infinite number, a key that is not a scalar).
+        case unsupported
     }
 
     /// The kind of problem.
@@ -35,4 +38,24 @@ package struct YAMLError: Error, Sendable, Hashable {
 extension YAMLError: CustomStringConvertible {
     /// `path:line:column: error: message`.
     package var description: String { "\(location): error: \(message)" }
+}
+
+extension YAMLError {
+    /// Whether this build reads YAML (the `YAML` trait, with libyaml); without it only JSON is read.
+    package static var isYAMLSupported: Bool {
+        #if YAML
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The error for a text that is not JSON, read by a build without YAML: it says why the
+    /// text is refused and what to ship instead, at the place the JSON reader stopped.
+    package static func withoutYAMLSupport(_ jsonError: YAMLError) -> YAMLError {
+        YAMLError(
+            .unsupported, at: jsonError.location,
+            "this build of Ensign has no YAML support (the package trait 'YAML' is off): the text is not JSON "
+                + "(\(jsonError.message)); ship JSON, see `ensign export`")
+    }
 }

@@ -30,11 +30,24 @@ package struct YAMLParser: Sendable {
     }
 
     /// Parses every document in the UTF-8 (or UTF-16 with a byte-order mark) `bytes`.
+    ///
+    /// Without the `YAML` trait (no libyaml) the text must be JSON, which is YAML: the files
+    /// such a build writes itself are, and anything else is an error of kind `unsupported`
+    /// that says so, at the first place the text is not JSON.
     package func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
         try checkSize(of: bytes, file: file)
-        var composer = NodeComposer(file: file, limits: limits)
-        try composer.compose(bytes)
-        return composer.documents
+        #if YAML
+            var composer = NodeComposer(file: file, limits: limits)
+            try composer.compose(bytes)
+            return composer.documents
+        #else
+            var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
+            do throws(YAMLError) {
+                return try reader.documents()
+            } catch  where error.kind == .syntax {
+                throw YAMLError.withoutYAMLSupport(error)
+            }
+        #endif
     }
 
     /// Parses JSON text (RFC 8259) into the same located tree: at most one document, none

@@ -43,7 +43,8 @@ package struct DefinitionLoader: Sendable {
     package static let fileExtensions = ["yaml", "yml", "json"]
 
     /// Loads a definitions directory's definitions and, when `environment` is given, that
-    /// environment's overlay: only what a context for it resolves.
+    /// environment's overlay: only what a context for it resolves. A file in place of the
+    /// directory is read as a definitions bundle (``loadBundle(_:environment:checksEnvironment:)``).
     ///
     /// Other environments' overlays are not read, so a broken `staging.yaml` does not stop a
     /// production context (`ensign validate` checks them all). An environment that no file
@@ -59,6 +60,9 @@ package struct DefinitionLoader: Sendable {
         _ path: String, environment: String? = nil, checksEnvironment: Bool = true
     ) -> DirectoryLoadResult {
         guard ConfigDirectory.isDirectory(path) else {
+            if FileSystem.exists(path) {
+                return loadBundle(path, environment: environment, checksEnvironment: checksEnvironment)
+            }
             return DirectoryLoadResult(
                 definitions: .empty, environmentOverlay: nil, knownEnvironments: [],
                 diagnostics: [Diagnostic(.error, at: .unknown(path), "no such directory")])

@@ -42,6 +42,21 @@ package struct ConfigValidator: Sendable {
         for path in paths {
             guard ConfigDirectory.isDirectory(path) else {
                 guard let file = loader.parseFile(path, into: &diagnostics) else { continue }
+                if DefinitionsBundle.isBundle(file) {
+                    // A bundle is a directory in one file: its definitions and every overlay.
+                    switch DefinitionsBundle.read(file) {
+                    case .failure(let problems): diagnostics += problems.diagnostics
+                    case .success(let bundle):
+                        directories.append(path)
+                        definitionFiles.append(bundle.definitions)
+                        for (name, overlay) in bundle.environments {
+                            overlayEnvironments.insert(name)
+                            guard environment == nil || environment == name else { continue }
+                            overlayFiles.append(OverlayFile(file: overlay, environment: name))
+                        }
+                    }
+                    continue
+                }
                 let isOverlay = file.documents.first.map { ConfigFileKind(detecting: $0) == .overlay } ?? false
                 if isOverlay { overlayFiles.append(OverlayFile(file: file)) } else { definitionFiles.append(file) }
                 continue
