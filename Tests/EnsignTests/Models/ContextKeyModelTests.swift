@@ -33,7 +33,9 @@ struct ContextKeyModelTests {
         #expect(fired.count == 0)
         #expect(model.value == 20)
         try context.setOverride(.pageSize, to: 40)
-        #expect(await waitUntil("the model to take the change") { () async in model.value == 40 })
+        #expect(
+            await waitUntil("the model to take the change", timeout: Hopping.patience) { () async in model.value == 40 }
+        )
         #expect(fired.count == 1)
     }
 
@@ -57,7 +59,10 @@ struct ContextKeyModelTests {
             for index in 0..<200 { try? context.setOverride(.pageSize, to: 5 + (writer * 7 + index) % 95) }
         }
         let last = context[.pageSize]
-        #expect(await waitUntil("the model to reach the last value") { () async in model.value == last })
+        #expect(
+            await waitUntil("the model to reach the last value", timeout: Hopping.patience) { () async in
+                model.value == last
+            })
         await Hopping.mainActorBarrier()
         #expect(model.value == last)
     }
@@ -159,7 +164,9 @@ struct ContextKeyModelTests {
         let context = try ContextFixtures.context()
         let model = ContextKeyModel(context: context, key: .pageSize)
         try context.setOverride(.pageSize, to: 45)
-        #expect(await waitUntil("the model to take the change") { () async in model.value == 45 })
+        #expect(
+            await waitUntil("the model to take the change", timeout: Hopping.patience) { () async in model.value == 45 }
+        )
         #expect(context.changeLog.last?.observerRuns.map(\.label) == ["ContextKeyModel of beneficiaries.pageSize"])
     }
 }

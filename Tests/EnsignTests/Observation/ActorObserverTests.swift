@@ -23,7 +23,10 @@ struct ActorObserverTests {
             for index in 1...500 { try? context.setOverride(Hopping.counter, to: writer * 1_000_000 + index) }
         }
         #expect(committed.count == 2_000)
-        #expect(await waitUntil("every change to arrive") { () async in await collector.values.count >= 2_000 })
+        #expect(
+            await waitUntil("every change to arrive", timeout: Hopping.patience) { () async in
+                await collector.values.count >= 2_000
+            })
         #expect(await collector.values == committed.values)
         #expect(await collector.overlaps == 0)
         _ = tokens
@@ -42,7 +45,9 @@ struct ActorObserverTests {
         await Hopping.onThreads(2) { writer in
             for index in 1...100 { try? context.setOverride(Hopping.counter, to: writer * 1_000 + index) }
         }
-        #expect(await waitUntil("200 changes") { () async in await collector.values.count == 200 })
+        #expect(
+            await waitUntil("200 changes", timeout: Hopping.patience) { () async in await collector.values.count == 200
+            })
         let thread = try #require(executor.thread)
         #expect(await collector.threads == [thread])
         for writer in 0..<2 {
@@ -64,7 +69,10 @@ struct ActorObserverTests {
             for index in 1...300 { try? context.setOverride(Hopping.counter, to: writer * 1_000 + index) }
         }
         let last = context[Hopping.counter]
-        #expect(await waitUntil("the echo of the last write") { () async in context[Hopping.echo] == last })
+        #expect(
+            await waitUntil("the echo of the last write", timeout: Hopping.patience) { () async in
+                context[Hopping.echo] == last
+            })
         #expect(await collector.values.last == last)
         token.cancel()  // the handler holds the context
     }
@@ -84,8 +92,13 @@ struct ActorObserverTests {
                 try? context.setOverride(writer == 0 ? Hopping.counter : Hopping.echo, to: index)
             }
         }
-        #expect(await waitUntil("400 batches") { () async in await collector.batches.count == 400 })
-        #expect(await waitUntil("200 named batches") { () async in await collector.values.count == 200 })
+        #expect(
+            await waitUntil("400 batches", timeout: Hopping.patience) { () async in await collector.batches.count == 400
+            })
+        #expect(
+            await waitUntil("200 named batches", timeout: Hopping.patience) { () async in
+                await collector.values.count == 200
+            })
         let transactions = await collector.batches.map(\.transaction)
         #expect(transactions == transactions.sorted())
         #expect(await collector.values.allSatisfy { $0 == 1 })

@@ -27,7 +27,7 @@ struct HoppedCancellationTests {
         }
         // The test holds the main actor: all ten are queued before the first call.
         for value in 1...10 { try context.setOverride(Hopping.counter, to: value) }
-        #expect(await waitUntil("the first call") { () async in delivered.count == 1 })
+        #expect(await waitUntil("the first call", timeout: Hopping.patience) { () async in delivered.count == 1 })
         try context.setOverride(Hopping.counter, to: 11)
         await Hopping.mainActorBarrier()
         #expect(delivered.values == [1])
@@ -84,16 +84,25 @@ struct HoppedCancellationTests {
             if role == 0 {
                 var value = 1
                 while !stopWriting.isSet {
+                    // At most a thousand changes ahead of the handler until the cancel: a
+                    // handler starved of threads by the rest of the suite meets a backlog, not
+                    // an unbounded heap of queued changes.
+                    if !probe.hasCancelReturned, value - probe.calls.count > 1_000 {
+                        Thread.sleep(forTimeInterval: 0.000_1)
+                        continue
+                    }
                     try? context.setOverride(Hopping.counter, to: value)
                     value += 1
                 }
             } else {
-                _ = waitUntil("the handler to run") { probe.calls.count >= cancelAfter }
+                _ = waitUntil("the handler to run", timeout: Hopping.patience) { probe.calls.count >= cancelAfter }
                 token.cancel()
                 probe.cancelReturned()
                 // Keep writing a little after the cancel, so queued and new changes meet it.
                 let writesAtCancel = context[Hopping.counter]
-                _ = waitUntil("more writes") { context[Hopping.counter] > writesAtCancel + 50 }
+                _ = waitUntil("more writes", timeout: Hopping.patience) {
+                    context[Hopping.counter] > writesAtCancel + 50
+                }
                 stopWriting.set()
             }
         }
@@ -126,7 +135,10 @@ struct HoppedCancellationTests {
         try context.setOverride(Hopping.counter, to: 1)
         child = nil
         try context.setOverride(Hopping.counter, to: 2)
-        #expect(await waitUntil("the parent's two changes") { () async in parentDelivered.count == 2 })
+        #expect(
+            await waitUntil("the parent's two changes", timeout: Hopping.patience) { () async in
+                parentDelivered.count == 2
+            })
         await Hopping.mainActorBarrier()
         #expect(childDelivered.values.isEmpty)
         #expect(parentDelivered.values == [1, 2])
@@ -166,6 +178,9 @@ final class CancellationProbe: Sendable {
         precondition(spin > 0)
         isRunning.set(false)
     }
+
+    /// Whether ``cancelReturned()`` has been called.
+    var hasCancelReturned: Bool { isCancelled.isSet }
 
     /// Called just after `cancel()` returns.
     func cancelReturned() {

@@ -8,6 +8,11 @@ import Testing
 /// What the tests of observers on an actor share: writer threads, flags, a barrier on the main
 /// actor, an actor that collects what it is given, and a serial executor on a thread of its own.
 enum Hopping {
+    /// How long a test waits for a delivery before it fails: long, because a handler on an
+    /// actor needs a thread of the concurrency runtime, which the whole suite, run in parallel
+    /// on two cores, can keep busy for many seconds. A wait ends as soon as its condition holds.
+    static let patience: Duration = .seconds(120)
+
     /// The key the tests race on: an int with no bounds, so every write can be a new value.
     static let counter = FlagKey("race.counter", default: -1)
     /// A second key, for handlers that write to the context.
@@ -30,7 +35,8 @@ enum Hopping {
             }.start()
         }
         // The watchdog: a deadlocked thread fails the test instead of hanging it.
-        let done = await waitUntil("\(count) threads to finish", timeout: .seconds(60), fileID: fileID, line: line) {
+        let done = await waitUntil("\(count) threads to finish", timeout: Hopping.patience, fileID: fileID, line: line)
+        {
             () async in finished.count == count
         }
         #expect(done, "threads deadlocked or did not finish")
@@ -44,7 +50,7 @@ enum Hopping {
         let arrived = Recorder<Int>()
         let token = context.observe(counter, label: "barrier", on: .mainActor) { arrived.record($0) }
         try? context.setOverride(counter, to: 1)
-        #expect(await waitUntil("the barrier to arrive") { () async in arrived.count == 1 })
+        #expect(await waitUntil("the barrier to arrive", timeout: Hopping.patience) { () async in arrived.count == 1 })
         token.cancel()
     }
 }

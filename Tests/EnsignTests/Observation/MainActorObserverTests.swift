@@ -41,7 +41,9 @@ struct MainActorObserverTests {
         }
         #expect(failures.values.isEmpty)
         #expect(committed.count == 2_000)
-        #expect(await waitUntil("every change to arrive") { () async in delivered.count >= 2_000 })
+        #expect(
+            await waitUntil("every change to arrive", timeout: Hopping.patience) { () async in delivered.count >= 2_000
+            })
         // No coalescing: every committed value, in commit order, none twice.
         #expect(delivered.values == committed.values)
         #expect(overlaps.values.isEmpty)
@@ -61,7 +63,7 @@ struct MainActorObserverTests {
         for value in 1...3 { try context.setOverride(Hopping.counter, to: value) }
         // This test holds the main actor, so nothing has run yet.
         #expect(delivered.values.isEmpty)
-        #expect(await waitUntil("three changes") { () async in delivered.count == 3 })
+        #expect(await waitUntil("three changes", timeout: Hopping.patience) { () async in delivered.count == 3 })
         #expect(delivered.values == [1, 2, 3])
         _ = token
     }
@@ -74,7 +76,7 @@ struct MainActorObserverTests {
         try context.setOverride(Hopping.counter, to: 0)
         try context.setOverride(Hopping.echo, to: 5)
         try context.setOverride(Hopping.counter, to: 7)
-        #expect(await waitUntil("the one change") { () async in delivered.count == 1 })
+        #expect(await waitUntil("the one change", timeout: Hopping.patience) { () async in delivered.count == 1 })
         await Hopping.mainActorBarrier()
         #expect(delivered.values == [7])
         _ = token
@@ -89,7 +91,7 @@ struct MainActorObserverTests {
             context.observe(Hopping.counter, on: .mainActor) { delivered.record($0) },
         ]
         try context.setOverride(Hopping.counter, to: 3)
-        #expect(await waitUntil("both runs") { () async in delivered.count == 2 })
+        #expect(await waitUntil("both runs", timeout: Hopping.patience) { () async in delivered.count == 2 })
         let runs = context.changeLog.last?.observerRuns ?? []
         #expect(runs.map(\.label).sorted() == ["banner", "observer of race.counter on the main actor"])
         #expect(runs.allSatisfy { $0.keys == ["race.counter"] })
@@ -105,7 +107,8 @@ struct MainActorObserverTests {
             if value < 10 { try? context.setOverride(Hopping.counter, to: value + 1) }
         }
         try context.setOverride(Hopping.counter, to: 1)
-        #expect(await waitUntil("the chain to reach 10") { () async in delivered.count == 10 })
+        #expect(
+            await waitUntil("the chain to reach 10", timeout: Hopping.patience) { () async in delivered.count == 10 })
         #expect(delivered.values == Array(1...10))
         #expect(context[Hopping.counter] == 10)
         token.cancel()  // the handler holds the context
@@ -128,7 +131,10 @@ struct MainActorObserverTests {
             for index in 1...300 { try? context.setOverride(Hopping.counter, to: writer * 1_000 + index) }
         }
         let last = context[Hopping.counter]
-        #expect(await waitUntil("the echo of the last write") { () async in context[Hopping.echo] == last })
+        #expect(
+            await waitUntil("the echo of the last write", timeout: Hopping.patience) { () async in
+                context[Hopping.echo] == last
+            })
         // The handler's writes follow the deliveries, which follow the commits: the echo ends
         // on the last value committed, not an older one delivered late.
         await Hopping.mainActorBarrier()
@@ -158,7 +164,10 @@ struct MainActorObserverTests {
                 }
             }
         }
-        #expect(await waitUntil("400 batches and 200 named") { () async in all.count == 400 && named.count == 200 })
+        #expect(
+            await waitUntil("400 batches and 200 named", timeout: Hopping.patience) { () async in
+                all.count == 400 && named.count == 200
+            })
         let transactions = all.values.map(\.transaction)
         #expect(transactions == transactions.sorted())
         #expect(Set(transactions).count == 400)
@@ -179,7 +188,7 @@ struct MainActorObserverTests {
         ]
         try context.setOverride(Hopping.echo, to: 1)  // masked by the child's own override
         try context.setOverride(Hopping.counter, to: 2)
-        #expect(await waitUntil("the counter") { () async in counters.count == 1 })
+        #expect(await waitUntil("the counter", timeout: Hopping.patience) { () async in counters.count == 1 })
         await Hopping.mainActorBarrier()
         #expect(counters.values == [2])
         #expect(echoes.values.isEmpty)
