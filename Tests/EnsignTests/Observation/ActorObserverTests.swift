@@ -65,14 +65,7 @@ struct ActorObserverTests {
             collector.record(value)
             try? context.setOverride(Hopping.echo, to: value)
         }
-        await Hopping.onThreads(2) { writer in
-            for index in 1...300 { try? context.setOverride(Hopping.counter, to: writer * 1_000 + index) }
-        }
-        let last = context[Hopping.counter]
-        #expect(
-            await waitUntil("the echo of the last write", timeout: Hopping.patience) { () async in
-                context[Hopping.echo] == last
-            })
+        let last = await Hopping.writeCountersAwaitingTheirEcho(context)
         #expect(await collector.values.last == last)
         token.cancel()  // the handler holds the context
     }

@@ -42,6 +42,23 @@ enum Hopping {
         #expect(done, "threads deadlocked or did not finish")
     }
 
+    /// Writes 300 counter values from each of two threads, for a handler that echoes each one
+    /// into `echo`; returns the last value committed, once the echo holds it.
+    static func writeCountersAwaitingTheirEcho(
+        _ context: AppContext, fileID: String = #fileID, line: Int = #line,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Int {
+        await onThreads(2) { writer in
+            for index in 1...300 { try? context.setOverride(counter, to: writer * 1_000 + index) }
+        }
+        let last = context[counter]
+        let echoed = await waitUntil("the echo of the last write", timeout: patience, fileID: fileID, line: line) {
+            () async in context[echo] == last
+        }
+        #expect(echoed)
+        return last
+    }
+
     /// Returns once the main actor has run a job queued after everything queued so far: a
     /// hopped observer's drain job, if one is queued, has then run.
     @MainActor

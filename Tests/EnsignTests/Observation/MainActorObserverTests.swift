@@ -127,14 +127,7 @@ struct MainActorObserverTests {
             context.observe(Hopping.counter) { _ in _ = context[Hopping.echo] },
             context.observe(Hopping.echo) { echoes.record($0) },
         ]
-        await Hopping.onThreads(2) { writer in
-            for index in 1...300 { try? context.setOverride(Hopping.counter, to: writer * 1_000 + index) }
-        }
-        let last = context[Hopping.counter]
-        #expect(
-            await waitUntil("the echo of the last write", timeout: Hopping.patience) { () async in
-                context[Hopping.echo] == last
-            })
+        let last = await Hopping.writeCountersAwaitingTheirEcho(context)
         // The handler's writes follow the deliveries, which follow the commits: the echo ends
         // on the last value committed, not an older one delivered late.
         await Hopping.mainActorBarrier()
