@@ -45,6 +45,20 @@ enum HeapProbe {
     /// Bytes the heap has handed out and not had back.
     static func heapInUse() -> Int { Int(ensign_heap_in_use()) }
 
+    /// The heap in use once the watcher's reloads of the app's own writes are over: the same
+    /// figure twice, 200 ms apart (at most 5 s). A fixed pause was too short on a loaded
+    /// machine, where a reload still in flight held a whole snapshot (51 bytes a write).
+    static func settledHeapInUse() -> Int {
+        var last = heapInUse()
+        for _ in 0..<25 {
+            usleep(200_000)
+            let now = heapInUse()
+            if now == last { return now }
+            last = now
+        }
+        return last
+    }
+
     static func report(_ before: Int, _ after: Int, count: Int, unit: String) {
         say("heap before \(before) after \(after)")
         say("retained \((after - before) / max(1, count)) per \(unit)")
@@ -125,11 +139,9 @@ enum HeapProbe {
             }
         }
         churn(500)
-        usleep(300_000)  // the watcher's reloads of the app's own writes settle
-        let before = heapInUse()
+        let before = settledHeapInUse()
         churn(count)
-        usleep(300_000)
-        report(before, heapInUse(), count: count, unit: "write")
+        report(before, settledHeapInUse(), count: count, unit: "write")
         withExtendedLifetime(context) {}
     }
 
