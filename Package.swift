@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
+        .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
+        // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):
+        // compiled where SwiftUI exists, empty elsewhere.
+        .library(name: "EnsignSwiftUI", targets: ["EnsignSwiftUI"]),
         // For an app's test targets only: Swift Testing traits (a read of AppContext.unconfigured fails the test).
         .library(name: "EnsignTesting", targets: ["EnsignTesting"]),
         .executable(name: "ensign", targets: ["EnsignCLI"]),
@@ -34,6 +39,9 @@ let package = Package(
         // protocol, etcd's replies, `--context` arguments. The core never parses JSON text itself.
         .target(name: "EnsignJSON", dependencies: ["Ensign"]),
         .target(name: "EnsignControl", dependencies: ["Ensign", "EnsignJSON"]),
+        .target(name: "EnsignDebugMenu", dependencies: ["Ensign", "EnsignJSON"]),
+        // Every file inside `#if canImport(SwiftUI)`: on Linux this module is empty.
+        .target(name: "EnsignSwiftUI", dependencies: ["Ensign", "EnsignDebugMenu"]),
         // Test helpers, in their own library so that apps never link Swift Testing.
         .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
@@ -42,7 +50,9 @@ let package = Package(
         .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML"]),
         .executableTarget(
             name: "EnsignCLI",
-            dependencies: ["Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet"]),
+            dependencies: [
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
+            ]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
@@ -100,9 +110,10 @@ let package = Package(
             name: "EnsignCLITests",
             dependencies: [
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
-                "EnsignControlProbe",
+                "EnsignControlProbe", "EnsignDebugMenu",
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
+        .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [

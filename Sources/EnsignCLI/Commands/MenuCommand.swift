@@ -1,4 +1,5 @@
 import Ensign
+import EnsignDebugMenu
 import Synchronization
 
 /// `ensign menu`: the interactive terminal debug menu for a running app.
@@ -27,7 +28,7 @@ enum MenuCommand {
     }
 
     /// Draws, reads keys, applies them, and refreshes when the app reports a change.
-    static func runLoop(backend: any MenuBackend, session: TerminalSession, usesColor: Bool) throws {
+    static func runLoop(backend: any DebugMenuBackend, session: TerminalSession, usesColor: Bool) throws {
         var model = MenuModel(title: backend.title)
         model.update(try backend.entries())
         let changed = ChangeSignal()

@@ -1,15 +1,16 @@
 import Ensign
 import EnsignControl
+import EnsignDebugMenu
 
 /// The menu's view of a running app, through its control socket.
-struct ControlMenuBackend: MenuBackend {
+struct ControlMenuBackend: DebugMenuBackend {
     let client: ControlClient
 
     var title: String { "\(client.server.app) (pid \(client.server.pid), \(client.server.environment))" }
 
-    func entries() throws -> [MenuEntry] {
+    func entries() throws -> [DebugMenuEntry] {
         try client.list().map { report in
-            MenuEntry(
+            DebugMenuEntry(
                 key: report.key, type: report.type ?? "?", value: report.value, reason: report.reason,
                 isOverridden: report.isOverridden, summary: report.description ?? "")
         }

@@ -1,5 +1,5 @@
 import Ensign
-import EnsignJSON
+import EnsignDebugMenu
 
 /// A key the terminal delivered, decoded from its escape sequence.
 enum MenuKey: Equatable, Sendable {
@@ -13,7 +13,7 @@ enum MenuKey: Equatable, Sendable {
 /// (an invalid value, a refused write in production) become the footer message; nothing
 /// here ever ends the menu except `q`, Escape from browsing, and Ctrl-C.
 struct MenuController {
-    let backend: any MenuBackend
+    let backend: any DebugMenuBackend
     let pageSize: Int
 
     func handle(_ key: MenuKey, in model: inout MenuModel) {
@@ -50,15 +50,13 @@ struct MenuController {
         case .enter, .character(" "): toggleSelected(in: &model)
         case .character("e"):
             guard let entry = model.selectedEntry else { return }
-            model.mode = .editing(key: entry.key, text: entry.value.isNull ? "" : editableText(entry.value))
+            model.mode = .editing(key: entry.key, text: entry.editableText)
         case .character("r"):
             guard let entry = model.selectedEntry else { return }
-            perform("reset \(entry.key)", in: &model) { try backend.reset(entry.key) }
+            apply(actions.reset(entry.key), to: &model)
         case .character("p"):
             guard let entry = model.selectedEntry else { return }
-            perform("persisted \(entry.key) = \(entry.value.jsonText)", in: &model) {
-                try backend.set(entry.key, to: entry.value, persist: true)
-            }
+            apply(actions.set(entry.key, to: entry.value, persist: true), to: &model)
         default:
             break
         }
@@ -92,10 +90,7 @@ struct MenuController {
         switch key {
         case .enter:
             model.mode = .browsing
-            let value = (try? JSONValue(jsonText: text)) ?? .string(text)
-            perform("\(entryKey) = \(value.jsonText)", in: &model) {
-                try backend.set(entryKey, to: value, persist: false)
-            }
+            apply(actions.set(entryKey, text: text), to: &model)
         case .escape, .interrupt:
             model.mode = .browsing
             model.message = "edit cancelled"
@@ -110,26 +105,23 @@ struct MenuController {
 
     private func toggleSelected(in model: inout MenuModel) {
         guard let entry = model.selectedEntry else { return }
-        guard entry.type == "bool" else {
+        guard entry.isToggleable else {
             model.message = "\(entry.key) is \(entry.type == "int" ? "an" : "a") \(entry.type): press e to edit it"
             return
         }
-        perform("toggled \(entry.key)", in: &model) { try backend.toggle(entry.key) }
+        apply(actions.toggle(entry), to: &model)
     }
 
-    /// Runs a write and refreshes; the app's refusal is shown, not fatal.
-    private func perform(_ success: String, in model: inout MenuModel, _ write: () throws -> Void) {
+    /// Shows a write's outcome and refreshes; the app's refusal is shown, not fatal.
+    private func apply(_ outcome: DebugMenuOutcome, to model: inout MenuModel) {
+        model.message = outcome.message
+        guard !outcome.isRefused else { return }
         do {
-            try write()
-            model.message = success
             model.update(try backend.entries())
         } catch {
             model.message = "✗ \(error)"
         }
     }
 
-    /// A value as the user would type it: strings without quotes.
-    private func editableText(_ value: JSONValue) -> String {
-        value.stringValue ?? value.jsonText
-    }
+    private var actions: DebugMenuActions { DebugMenuActions(backend: backend) }
 }

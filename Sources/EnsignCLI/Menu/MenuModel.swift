@@ -1,19 +1,5 @@
 import Ensign
-
-/// One key as the menu shows it.
-struct MenuEntry: Equatable, Sendable {
-    var key: String
-    var type: String
-    var value: JSONValue
-    var reason: String
-    var isOverridden: Bool
-    var summary: String
-
-    /// The namespace the key is grouped under: its first segment.
-    var group: String {
-        key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? key
-    }
-}
+import EnsignDebugMenu
 
 /// What the menu is doing: browsing, typing a search, editing a value, or showing help.
 enum MenuMode: Equatable, Sendable {
@@ -26,7 +12,7 @@ enum MenuMode: Equatable, Sendable {
 /// The menu's state, independent of the terminal: entries, filter, selection, mode and the
 /// last message. Every key press is a pure transition on it (see ``MenuController``).
 struct MenuModel: Equatable, Sendable {
-    var entries: [MenuEntry] = []
+    var entries: [DebugMenuEntry] = []
     var filter = ""
     var selectedKey: String?
     var mode = MenuMode.browsing
@@ -34,11 +20,10 @@ struct MenuModel: Equatable, Sendable {
     var isFinished = false
     var title = ""
 
-    /// The entries matching the filter, grouped (sorted by key, so groups are contiguous).
-    var visibleEntries: [MenuEntry] {
-        let sorted = entries.sorted { $0.key < $1.key }
-        guard !filter.isEmpty else { return sorted }
-        return sorted.filter { $0.key.localizedLowercase.contains(filter.localizedLowercase) }
+    /// The entries matching the filter, grouped (sorted by key, so groups are contiguous):
+    /// the in-app menu's rule, from EnsignDebugMenu.
+    var visibleEntries: [DebugMenuEntry] {
+        DebugMenuList(entries: entries, filter: filter).visibleEntries
     }
 
     var selectedIndex: Int? {
@@ -47,7 +32,7 @@ struct MenuModel: Equatable, Sendable {
         return visible.firstIndex { $0.key == selectedKey } ?? 0
     }
 
-    var selectedEntry: MenuEntry? {
+    var selectedEntry: DebugMenuEntry? {
         selectedIndex.map { visibleEntries[$0] }
     }
 
@@ -60,14 +45,10 @@ struct MenuModel: Equatable, Sendable {
     }
 
     /// Replaces the entries (after a change elsewhere), keeping the selection on the same key.
-    mutating func update(_ entries: [MenuEntry]) {
+    mutating func update(_ entries: [DebugMenuEntry]) {
         self.entries = entries
         if selectedKey == nil || !entries.contains(where: { $0.key == selectedKey }) {
             selectedKey = visibleEntries.first?.key
         }
     }
-}
-
-extension String {
-    fileprivate var localizedLowercase: String { lowercased() }
 }

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignDebugMenu
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ struct MenuTests {
 
     func makeMenu() throws -> (AppContext, MenuController, MenuModel) {
         let context = try AppContext(definitions: Self.definitions)
-        let backend = ContextMenuBackend(context: context)
+        let backend = ContextDebugMenuBackend(context: context)
         var model = MenuModel(title: backend.title)
         model.update(try backend.entries())
         return (context, MenuController(backend: backend, pageSize: 10), model)
@@ -111,7 +112,7 @@ struct MenuTests {
     @Test("A change made elsewhere reaches the menu's watch")
     func liveUpdates() throws {
         let (context, _, _) = try makeMenu()
-        let backend = ContextMenuBackend(context: context)
+        let backend = ContextDebugMenuBackend(context: context)
         let changes = ChangeCounter()
         let stop = try backend.watch { changes.increment() }
         try context.setOverride(keyNamed: "beneficiaries.pageSize", to: 30, actor: "cli")

@@ -49,7 +49,8 @@ struct DocumentationSnippetTests {
     @Test("A snippet left out says why, and only snippets that cannot compile are left out")
     func exemptionsGiveReasons() throws {
         let exempt = try DocumentationSnippets.all().filter { $0.exemption != nil }
-        #expect(exempt.count <= 6, "\(exempt.map(\.origin))")
+        // Four of them are the SwiftUI article's: SwiftUI exists on Apple platforms only.
+        #expect(exempt.count <= 10, "\(exempt.map(\.origin))")
         for snippet in exempt {
             #expect(snippet.exemption?.count ?? 0 >= 10, "\(snippet.origin): give the reason")
             if let result = try? Self.typecheck(snippet) {

@@ -102,7 +102,7 @@ enum DocumentationSnippets {
 
     /// The Swift files of the library products under `directory`, relative to the root.
     static func swiftSources(under directory: String) throws -> [String] {
-        let modules = ["Ensign", "EnsignControl", "EnsignFleet", "EnsignTesting"]
+        let modules = ["Ensign", "EnsignControl", "EnsignFleet", "EnsignTesting", "EnsignDebugMenu"]
         var paths: [String] = []
         for module in modules {
             let base = root.appendingPathComponent("\(directory)/\(module)")

@@ -142,7 +142,7 @@ enum SnippetPrelude {
     /// The imports a snippet needs beyond its own: `Ensign`, and the module it documents.
     static func imports(for snippet: DocumentationSnippet) -> String {
         var modules = ["Ensign"]
-        for module in ["EnsignControl", "EnsignFleet", "EnsignTesting"]
+        for module in ["EnsignControl", "EnsignFleet", "EnsignTesting", "EnsignDebugMenu"]
         where snippet.origin.hasPrefix("Sources/\(module)/") {
             modules.append(module)
         }

@@ -1,0 +1,92 @@
+import EnsignDebugMenu
+import EnsignTestSupport
+import Observation
+import Testing
+
+@testable import Ensign
+
+@Suite("The in-app debug menu's model")
+@MainActor
+struct DebugMenuModelTests {
+    static func context() throws -> AppContext {
+        try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
+    }
+
+    @Test("It lists the context's keys by namespace, filters them, and shows each write's outcome")
+    func listsAndWrites() throws {
+        let context = try Self.context()
+        let menu = DebugMenuModel(context: context)
+        #expect(menu.title == "\(context.label) (development)")
+        #expect(menu.groups.map(\.name) == ["beneficiaries"])
+        #expect(menu.groups.first?.entries.count == 3)
+        menu.filter = "page"
+        #expect(menu.groups.flatMap(\.entries).map(\.key) == ["beneficiaries.pageSize"])
+
+        menu.set("beneficiaries.pageSize", text: "40")
+        #expect(menu.message == "beneficiaries.pageSize = 40")
+        #expect(menu.lastRefusal == nil)
+        #expect(menu.list.entry(forKey: "beneficiaries.pageSize")?.value == .int(40))
+        #expect(menu.list.entry(forKey: "beneficiaries.pageSize")?.isOverridden == true)
+
+        menu.set("beneficiaries.pageSize", text: "4")  // under the minimum
+        #expect(menu.message.hasPrefix("✗ "))
+        #expect(menu.lastRefusal?.contains("beneficiaries.pageSize") == true)
+        #expect(context.value(forKeyNamed: "beneficiaries.pageSize") == 40)
+
+        menu.toggle("beneficiaries.showPendingList")
+        #expect(menu.message == "toggled beneficiaries.showPendingList")
+        #expect(menu.lastRefusal == nil)
+        menu.reset("beneficiaries.pageSize")
+        #expect(menu.list.entry(forKey: "beneficiaries.pageSize")?.value == .int(20))
+        menu.toggle("beneficiaries.nothing")
+        #expect(menu.message == "✗ no key beneficiaries.nothing")
+    }
+
+    @Test("A change made elsewhere reaches the model, and Observation sees the entries change")
+    func refreshesOnOutsideChanges() async throws {
+        let context = try Self.context()
+        let menu = DebugMenuModel(context: context)
+        let changed = Recorder<Int>()
+        withObservationTracking {
+            _ = menu.groups
+        } onChange: {
+            changed.record(1)
+        }
+        try context.setOverride(keyNamed: "beneficiaries.sortOrder", to: "name")  // as `ensign set` would
+        let arrived = await waitUntil("the menu shows the outside write", timeout: .seconds(30)) { () async in
+            menu.list.entry(forKey: "beneficiaries.sortOrder")?.value == .string("name")
+        }
+        #expect(arrived)
+        #expect(changed.count >= 1)
+        #expect(menu.list.entry(forKey: "beneficiaries.sortOrder")?.isOverridden == true)
+    }
+
+    @Test("A filter change is observed, and a write that changes nothing else leaves the other keys' entries equal")
+    func observedFilter() throws {
+        let menu = DebugMenuModel(context: try Self.context())
+        let changed = Recorder<Int>()
+        withObservationTracking {
+            _ = menu.filter
+        } onChange: {
+            changed.record(1)
+        }
+        menu.filter = "sort"
+        #expect(changed.count == 1)
+        let before = menu.list.entries.filter { $0.key != "beneficiaries.pageSize" }
+        menu.set("beneficiaries.pageSize", text: "25")
+        #expect(menu.list.entries.filter { $0.key != "beneficiaries.pageSize" } == before)
+    }
+
+    @Test("A released model stops watching: the context keeps no observer of it")
+    func releaseStopsWatching() throws {
+        let context = try Self.context()
+        weak var released: DebugMenuModel?
+        do {
+            let menu = DebugMenuModel(context: context)
+            released = menu
+            #expect(context.store.observers.counts.observers == 1)
+        }
+        #expect(released == nil)
+        #expect(context.store.observers.isEmpty)
+    }
+}
