@@ -33,7 +33,7 @@
             }
             .searchable(text: Binding(get: { model?.filter ?? "" }, set: { model?.filter = $0 }))
             .navigationTitle(model?.title ?? "Flags")
-            .onAppear { if model?.title == nil { model = DebugMenuModel(context: context) } }
+            .onAppear { if model == nil { model = DebugMenuModel(context: context) } }
         }
     }
 
