@@ -39,8 +39,12 @@ extension AppContext {
         let configuration = files.configuration
         let loader = ContextLoader(
             source: files.source,
-            preferencesFile: configuration.preferencesFile.map { PersistentOverlayFile(path: $0) },
-            overridesFile: configuration.overridesFile.map { PersistentOverlayFile(path: $0) })
+            preferencesFile: configuration.preferencesFile.map {
+                PersistentOverlayFile(path: $0, coalescingDelay: configuration.persistenceCoalescingDelay)
+            },
+            overridesFile: configuration.overridesFile.map {
+                PersistentOverlayFile(path: $0, coalescingDelay: configuration.persistenceCoalescingDelay)
+            })
         try self.init(loader: loader, label: configuration.label, settings: configuration.settings)
         if configuration.watchesFiles {
             files.start(

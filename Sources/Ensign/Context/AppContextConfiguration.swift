@@ -4,6 +4,8 @@
     import Darwin
 #endif
 
+import Dispatch
+
 /// What a context loads and how it behaves: its definitions, environment and deployment
 /// files, and (with later features) its preferences and overrides files.
 ///
@@ -46,6 +48,10 @@ public struct AppContextConfiguration: Sendable {
     public var changeLogCapacity: Int
     /// Observers that run longer than this are flagged as slow in the change log.
     public var slowObserverThreshold: Duration
+    /// How long a write waiting for the preferences or overrides file (one that failed, or a
+    /// batch's) waits before it is written in the background. For tests that must decide when
+    /// files are written (the model-based tests, whose model writes only at explicit flushes).
+    package var persistenceCoalescingDelay: DispatchTimeInterval = .milliseconds(50)
 
     /// Creates a configuration; `environment` defaults to `$ENSIGN_ENV`, else `production`.
     public init(
