@@ -45,6 +45,9 @@ public struct DebugMenuEntry: Equatable, Sendable, Identifiable {
     /// Whether the entry is a bool, which a menu flips instead of editing.
     public var isToggleable: Bool { type == "bool" }
 
+    /// Whether a switch for the entry shows on: the bool's value, `false` for any other value.
+    public var isOn: Bool { value.boolValue ?? false }
+
     /// The value as a person would type it in an edit field: strings without their quotes,
     /// nothing for no value, JSON text for the rest.
     public var editableText: String {

@@ -6,7 +6,7 @@ import Observation
 /// message of the last one.
 ///
 /// A view shows ``groups`` and calls ``toggle(_:)``, ``set(_:text:)`` and ``reset(_:)``;
-/// the model refreshes its entries after each write and whenever the context changes
+/// the model refreshes its entries after each write it makes and whenever the context changes
 /// elsewhere (a reload, `ensign set`, the app's own writes). `EnsignSwiftUI`'s
 /// `AppContextDebugMenu` is a view of this model and nothing more; the model holds every
 /// piece of the menu's logic, so it is tested on every platform.
@@ -96,7 +96,9 @@ public final class DebugMenuModel {
 
     private func apply(_ outcome: DebugMenuOutcome) {
         report(outcome)
-        refresh()
+        // A refused write changed nothing, and a refresh failing after it would replace its
+        // reason. A write that was made shows at once, before its change arrives.
+        if !outcome.isRefused { refresh() }
     }
 
     private func report(_ outcome: DebugMenuOutcome) {
