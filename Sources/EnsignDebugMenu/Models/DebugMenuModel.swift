@@ -46,10 +46,15 @@ public final class DebugMenuModel {
         list = DebugMenuList()
         refresh()
         do {
-            // The backend calls on its own thread; the refresh hops here. Refreshes read the
-            // latest entries, so their order does not matter.
+            // The backend calls on its own thread; the refresh hops here. A refresh reads the
+            // latest entries, so one queued refresh serves every change before it begins.
+            let request = RefreshRequest()
             stopWatching = try backend.watch { [weak self] in
-                Task { @MainActor in self?.refresh() }
+                guard request.request() else { return }
+                Task { @MainActor in
+                    request.begin()
+                    self?.refresh()
+                }
             }
         } catch {
             report(.refused("cannot watch for changes: \(error)"))

@@ -110,6 +110,29 @@ struct DebugMenuModelTests {
         #expect(menu.message == "")
     }
 
+    @Test("A burst of outside changes queues one refresh, not one per change, and it shows the last")
+    func burstCoalesces() async throws {
+        let context = try Self.context()
+        let backend = CountingBackend(inner: ContextDebugMenuBackend(context: context))
+        let menu = DebugMenuModel(backend: backend)
+        #expect(backend.reads.count == 1)
+        // Written on the main actor, so no queued refresh can run before the burst ends.
+        for value in 5...100 { try context.setOverride(keyNamed: "beneficiaries.pageSize", to: .int(value)) }
+        let settled = await waitUntil("the menu shows the burst's last write", timeout: .seconds(30)) { () async in
+            menu.list.entry(forKey: "beneficiaries.pageSize")?.value == .int(100)
+        }
+        #expect(settled)
+        #expect(backend.reads.count == 2, "one read at the start, one for the whole burst")
+
+        // After that refresh has begun, a new change queues a refresh of its own.
+        try context.setOverride(keyNamed: "beneficiaries.sortOrder", to: "name")
+        let again = await waitUntil("the menu shows the next change", timeout: .seconds(30)) { () async in
+            menu.list.entry(forKey: "beneficiaries.sortOrder")?.value == .string("name")
+        }
+        #expect(again)
+        #expect(backend.reads.count == 3)
+    }
+
     @Test(
         "A backend that cannot be read or watched leaves an empty menu that says why, and refuses writes to keys it lacks"
     )
@@ -128,6 +151,26 @@ struct DebugMenuModelTests {
         menu.refresh()
         #expect(menu.message == "✗ cannot read the app's keys: socket closed")
         #expect(menu.groups.isEmpty)
+    }
+}
+
+/// The in-process backend, counting how often the menu reads every entry.
+private struct CountingBackend: DebugMenuBackend {
+    let inner: ContextDebugMenuBackend
+    let reads = Recorder<Int>()
+
+    var title: String { inner.title }
+    func entries() throws -> [DebugMenuEntry] {
+        reads.record(1)
+        return try inner.entries()
+    }
+    func toggle(_ key: String) throws { try inner.toggle(key) }
+    func set(_ key: String, to value: JSONValue, persist: Bool) throws {
+        try inner.set(key, to: value, persist: persist)
+    }
+    func reset(_ key: String) throws { try inner.reset(key) }
+    func watch(_ onChange: @escaping @Sendable () -> Void) throws -> @Sendable () -> Void {
+        try inner.watch(onChange)
     }
 }
 
