@@ -46,12 +46,11 @@
         var body: some View {
             VStack(alignment: .leading) {
                 if entry.isToggleable {
-                    Toggle(
-                        entry.key,
-                        isOn: Binding(get: { entry.value.boolValue ?? false }, set: { _ in model.toggle(entry.key) }))
+                    Toggle(entry.key, isOn: Binding(get: { entry.isOn }, set: { _ in model.toggle(entry.key) }))
                 } else {
+                    // Refilled whenever the value changes, here or elsewhere (a reset, a reload).
                     TextField(entry.key, text: $text).onSubmit { model.set(entry.key, text: text) }
-                        .onAppear { text = entry.editableText }
+                        .onChange(of: entry.editableText, initial: true) { text = entry.editableText }
                 }
                 HStack {
                     Text(entry.reason).font(.caption)

@@ -11,11 +11,12 @@
         /// #Preview {
         ///     BeneficiariesList()
         ///         .appContextOverrides(label: "pending shown") { try $0.setOverride(.showPendingBeneficiariesList, to: true) }
-        ///         .appContext(AppContext(values: [:]))
+        ///         .appContext(AppContext(values: ["beneficiaries.showPendingBeneficiariesList": false]))
         /// }
         /// ```
         ///
-        /// An override the child refuses (a value outside the definition) leaves the child
+        /// The parent must define the overridden keys. An override the child refuses (a key
+        /// the parent does not define, a value outside the definition) leaves the child
         /// without it and prints the reason once.
         public func appContextOverrides(
             label: String = "overrides", _ configure: @escaping (AppContext) throws -> Void

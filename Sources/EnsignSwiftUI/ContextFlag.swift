@@ -1,12 +1,14 @@
 #if canImport(SwiftUI)
     import Ensign
+    import EnsignDebugMenu
     import SwiftUI
 
     /// One key of the environment's context, read by a view and tracked per key: the view
     /// renders again when this key's value changes, and for no other key.
     ///
-    /// A `ContextKeyModel` (from `Ensign`, tested on every platform) does the work; this
-    /// wrapper only finds the context in the environment and keeps the model in view state.
+    /// A `ContextKeyModel` (from `Ensign`) does the work and a `ContextKeyModelSlot` (from
+    /// `EnsignDebugMenu`) decides when to make one, both tested on every platform; this
+    /// wrapper only finds the context in the environment and keeps the slot in view state.
     ///
     /// ```swift
     /// struct BeneficiariesList: View {
@@ -21,7 +23,9 @@
     @propertyWrapper
     public struct ContextFlag<Value: FlagValueConvertible, Kind: KeyKind>: DynamicProperty {
         @Environment(\.appContext) private var context
-        @State private var holder = ContextKeyModelHolder<Value, Kind>()
+        // A reference in `@State`: making a model when the context changes is then not a
+        // state change in the middle of an update.
+        @State private var slot = ContextKeyModelSlot<Value, Kind>()
         private let key: ContextKey<Value, Kind>
 
         /// Reads `key` from the environment's context.
@@ -30,26 +34,12 @@
         }
 
         /// The key's value in the environment's context.
-        public var wrappedValue: Value { holder.model(for: context, key: key).value }
+        public var wrappedValue: Value { slot.model(for: context, key: key).value }
 
         /// A binding whose writes go through the context (`editableValue`).
         public var projectedValue: Binding<Value> {
-            let model = holder.model(for: context, key: key)
+            let model = slot.model(for: context, key: key)
             return Binding(get: { model.editableValue }, set: { model.editableValue = $0 })
-        }
-    }
-
-    /// Keeps one model per context, made again when the environment's context changes; a
-    /// reference in `@State`, so that swapping the model is not a state change mid-update.
-    @MainActor
-    final class ContextKeyModelHolder<Value: FlagValueConvertible, Kind: KeyKind> {
-        private var model: ContextKeyModel<Value, Kind>?
-
-        func model(for context: AppContext, key: ContextKey<Value, Kind>) -> ContextKeyModel<Value, Kind> {
-            if let model, model.context === context, model.key.name == key.name { return model }
-            let made = ContextKeyModel(context: context, key: key)
-            model = made
-            return made
         }
     }
 #endif

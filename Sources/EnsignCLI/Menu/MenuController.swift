@@ -106,7 +106,7 @@ struct MenuController {
     private func toggleSelected(in model: inout MenuModel) {
         guard let entry = model.selectedEntry else { return }
         guard entry.isToggleable else {
-            model.message = "\(entry.key) is \(entry.type == "int" ? "an" : "a") \(entry.type): press e to edit it"
+            model.message = "\(entry.key) is \(entry.typeWithArticle): press e to edit it"
             return
         }
         apply(actions.toggle(entry), to: &model)

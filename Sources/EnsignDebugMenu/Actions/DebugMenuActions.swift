@@ -24,8 +24,7 @@ public struct DebugMenuActions: Sendable {
     /// Flips a bool entry; any other type gets a message saying to edit it instead.
     public func toggle(_ entry: DebugMenuEntry) -> DebugMenuOutcome {
         guard entry.isToggleable else {
-            let article = entry.type == "int" || entry.type == "object" ? "an" : "a"
-            return .refused("\(entry.key) is \(article) \(entry.type): edit it instead")
+            return .refused("\(entry.key) is \(entry.typeWithArticle): edit it instead")
         }
         return perform("toggled \(entry.key)") { try backend.toggle(entry.key) }
     }

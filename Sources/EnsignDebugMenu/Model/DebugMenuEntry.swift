@@ -45,6 +45,15 @@ public struct DebugMenuEntry: Equatable, Sendable, Identifiable {
     /// Whether the entry is a bool, which a menu flips instead of editing.
     public var isToggleable: Bool { type == "bool" }
 
+    /// The type with its article, for a sentence: `an int`, `a bool`, `an object`.
+    public var typeWithArticle: String {
+        let startsWithVowel = type.first.map { "aeiou".contains($0) } ?? false
+        return (startsWithVowel ? "an " : "a ") + type
+    }
+
+    /// Whether a switch for the entry shows on: the bool's value, `false` for any other value.
+    public var isOn: Bool { value.boolValue ?? false }
+
     /// The value as a person would type it in an edit field: strings without their quotes,
     /// nothing for no value, JSON text for the rest.
     public var editableText: String {

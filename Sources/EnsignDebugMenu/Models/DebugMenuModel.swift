@@ -6,7 +6,7 @@ import Observation
 /// message of the last one.
 ///
 /// A view shows ``groups`` and calls ``toggle(_:)``, ``set(_:text:)`` and ``reset(_:)``;
-/// the model refreshes its entries after each write and whenever the context changes
+/// the model refreshes its entries after each write it makes and whenever the context changes
 /// elsewhere (a reload, `ensign set`, the app's own writes). `EnsignSwiftUI`'s
 /// `AppContextDebugMenu` is a view of this model and nothing more; the model holds every
 /// piece of the menu's logic, so it is tested on every platform.
@@ -46,10 +46,15 @@ public final class DebugMenuModel {
         list = DebugMenuList()
         refresh()
         do {
-            // The backend calls on its own thread; the refresh hops here. Refreshes read the
-            // latest entries, so their order does not matter.
+            // The backend calls on its own thread; the refresh hops here. A refresh reads the
+            // latest entries, so one queued refresh serves every change before it begins.
+            let request = RefreshRequest()
             stopWatching = try backend.watch { [weak self] in
-                Task { @MainActor in self?.refresh() }
+                guard request.request() else { return }
+                Task { @MainActor in
+                    request.begin()
+                    self?.refresh()
+                }
             }
         } catch {
             report(.refused("cannot watch for changes: \(error)"))
@@ -96,7 +101,9 @@ public final class DebugMenuModel {
 
     private func apply(_ outcome: DebugMenuOutcome) {
         report(outcome)
-        refresh()
+        // A refused write changed nothing, and a refresh failing after it would replace its
+        // reason. A write that was made shows at once, before its change arrives.
+        if !outcome.isRefused { refresh() }
     }
 
     private func report(_ outcome: DebugMenuOutcome) {

@@ -41,4 +41,14 @@ struct DebugMenuListTests {
         #expect(Self.entry("k", .int(7), type: "int").editableText == "7")
         #expect(Self.entry("k", .null, type: "int").editableText == "")
     }
+
+    @Test("A type is named with its article, for the messages of both menus")
+    func typeWithArticle() {
+        #expect(Self.entry("k", type: "int").typeWithArticle == "an int")
+        #expect(Self.entry("k", type: "object").typeWithArticle == "an object")
+        #expect(Self.entry("k", type: "bool").typeWithArticle == "a bool")
+        #expect(Self.entry("k", type: "double").typeWithArticle == "a double")
+        #expect(Self.entry("k", type: "string").typeWithArticle == "a string")
+        #expect(Self.entry("k", type: "?").typeWithArticle == "a ?")
+    }
 }

@@ -49,4 +49,23 @@ struct OverrideChildCacheTests {
         #expect(cache.lastProblem?.contains("beneficiaries.pageSize") == true)
         #expect(child.value(forKeyNamed: "beneficiaries.pageSize") == 20)
     }
+
+    @Test("A preview's parent made from values takes the override of a key it has; one without the key refuses it")
+    func previewParents() throws {
+        let key = FlagKey<Bool>("beneficiaries.showPendingBeneficiariesList", default: false)
+        let configure: (AppContext) throws -> Void = { try $0.setOverride(key, to: true) }
+
+        let cache = OverrideChildCache()
+        let parent = AppContext(values: ["beneficiaries.showPendingBeneficiariesList": false])
+        #expect(cache.child(of: parent, label: "preview", configure: configure)[key] == true)
+        #expect(cache.lastProblem == nil)
+        #expect(parent[key] == false)
+
+        for empty in [AppContext(values: [:]), AppContext.unconfigured] {
+            let emptyCache = OverrideChildCache()
+            let child = emptyCache.child(of: empty, label: "preview", configure: configure)
+            #expect(child[key] == false)
+            #expect(emptyCache.lastProblem?.contains("beneficiaries.showPendingBeneficiariesList") == true)
+        }
+    }
 }
