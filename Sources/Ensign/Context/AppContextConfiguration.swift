@@ -1,10 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import Dispatch
 
 /// What a context loads and how it behaves: its definitions, environment and deployment
 /// files, and (with later features) its preferences and overrides files.
