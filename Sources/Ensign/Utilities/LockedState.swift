@@ -27,8 +27,8 @@ package struct LockedState<State>: @unchecked Sendable {
     /// The state and its mutex in one heap allocation: a lock made per child context or per
     /// observer costs one `malloc`, not three (object, state, mutex). `ManagedBuffer` hands out
     /// stable pointers to both without a class's dynamic exclusivity checks.
-    private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
-        // The state is `ManagedBuffer`'s stored `header`, destroyed with the object; only the
+    private final class Storage: ManagedBuffer<Header, pthread_mutex_t> {
+        // The state is in `ManagedBuffer`'s stored `header`, destroyed with the object; only the
         // tail-allocated mutex is this class's to destroy.
         deinit {
             withUnsafeMutablePointerToElements { mutex in
@@ -38,8 +38,19 @@ package struct LockedState<State>: @unchecked Sendable {
         }
     }
 
+    /// The state, and a byte that keeps the header from being empty. An empty header (a
+    /// `LockedState(())`) has no address of its own: `withUnsafeMutablePointers` hands out a
+    /// placeholder address, and ThreadSanitizer took each `inout` access of the empty state for a
+    /// write at that address, racing with unlocked reads of the object's own first word by
+    /// another thread about to lock (a false "Swift access race"). With the byte, the state's
+    /// address is inside the header, which is only touched under the lock.
+    private struct Header {
+        var state: State
+        let nonEmpty: UInt8 = 0
+    }
+
     package init(_ initialState: State) {
-        let buffer = Storage.create(minimumCapacity: 1) { _ in initialState }
+        let buffer = Storage.create(minimumCapacity: 1) { _ in Header(state: initialState) }
         storage = unsafeDowncast(buffer, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())
@@ -53,10 +64,10 @@ package struct LockedState<State>: @unchecked Sendable {
     package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        try storage.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
+        try storage.withUnsafeMutablePointers { (header, mutex) throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return try body(&state.pointee)
+            return try body(&header.pointee.state)
         }
     }
 }
