@@ -70,6 +70,11 @@ let package = Package(
             ],
             path: "Sources/EnsignBenchmarks"
         ),
+        // The C process `ensign validate` is timed against: a bare libyaml event scan of a file
+        // (`scripts/bench` builds it with the benchmarks).
+        .executableTarget(
+            name: "libyaml-scan", dependencies: [.target(name: "CYAML", condition: .when(traits: ["YAML"]))],
+            path: "Sources/LibYAMLScanTool"),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),

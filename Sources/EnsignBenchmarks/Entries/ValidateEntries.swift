@@ -5,7 +5,9 @@
 #endif
 
 /// `ensign validate` on a generated 10,000-flag file: the wall time of the release process,
-/// start to exit, as an operator's CI job sees it (issue target: well under a second).
+/// start to exit, as an operator's CI job sees it, against a C process that only scans the
+/// same file with libyaml (`libyaml-scan`, built with the benchmarks). Issue 16: at most 2.5×
+/// the scan (the first target, well under a second, is long met).
 enum ValidateEntries {
     private static let groupName = "validate, 10,000 flags"
 
@@ -15,27 +17,45 @@ enum ValidateEntries {
 
     private static func run(_ settings: RunSettings) throws -> [EntryResult] {
         let executable = BuiltTool.path("ensign")
+        let scanner = BuiltTool.path("libyaml-scan")
         var samples: [Double] = []
+        var scanSamples: [Double] = []
         if access(executable, X_OK) == 0 {
             let directory = try TemporaryFiles.directory()
             defer { TemporaryFiles.remove(directory) }
             let file = directory + "/flags/catalog.yaml"
             try TemporaryFiles.write(file, GeneratedDefinitions.manyFlags(count: 10_000))
+            let hasScanner = access(scanner, X_OK) == 0
             for _ in 0..<settings.rounds {
-                let start = ContinuousClock.now
-                let status = try BuiltTool.run(executable, ["validate", file])
-                guard status == 0 else { throw BenchmarkFailure("ensign validate exited with \(status)") }
-                samples.append(Double((ContinuousClock.now - start).nanoseconds))
+                // Alternated in each round, so that other load on the machine falls on both alike.
+                if hasScanner {
+                    scanSamples.append(try timedRun(scanner, [file], what: "libyaml-scan"))
+                }
+                samples.append(try timedRun(executable, ["validate", file], what: "ensign validate"))
             }
         }
         return [
             EntryResult(
+                group: groupName, id: "libyaml-scan", name: "C `libyaml-scan FILE` process, wall time",
+                unit: .nanosecondsPerOperation, iterations: 1, samples: scanSamples,
+                note: scanSamples.isEmpty
+                    ? "the release `libyaml-scan` was not found next to the benchmarks (scripts/bench builds it)"
+                    : "a C process reading the same file with yaml_parser_parse, building nothing: the floor"),
+            EntryResult(
                 group: groupName, id: "validate", name: "`ensign validate FILE` process, wall time",
-                unit: .nanosecondsPerOperation, iterations: 1, samples: samples,
-                target: .time(atMostNanoseconds: 1_000_000_000),
+                unit: .nanosecondsPerOperation, iterations: 1, samples: samples, reference: "libyaml-scan",
+                target: .ratio(atMost: 2.5),
                 note: samples.isEmpty
                     ? "the release `ensign` was not found next to the benchmarks"
-                    : "the release `ensign validate` on the generated 10,000-flag file, start to exit, once per round")
+                    : "the release `ensign validate` on the generated 10,000-flag file, start to exit, once per round"),
         ]
+    }
+
+    /// Runs `executable` once and returns its wall time in nanoseconds; a failure is the benchmark's.
+    private static func timedRun(_ executable: String, _ arguments: [String], what: String) throws -> Double {
+        let start = ContinuousClock.now
+        let status = try BuiltTool.run(executable, arguments)
+        guard status == 0 else { throw BenchmarkFailure("\(what) exited with \(status)") }
+        return Double((ContinuousClock.now - start).nanoseconds)
     }
 }
