@@ -72,6 +72,21 @@ package struct TargetingRule: Sendable {
         self.canReturnComputedStrings = compiled.mayReturnOtherStrings
     }
 
+    private init(evaluatingLike rule: TargetingRule) {
+        source = rule.source
+        options = rule.options
+        expression = rule.expression
+        warnings = []
+        possibleStringResults = []
+        canReturnComputedStrings = true
+    }
+
+    /// The same rule without its compile-time findings: no ``warnings``, no
+    /// ``possibleStringResults`` (and so ``canReturnComputedStrings``, which stays true to
+    /// that empty list). What a loaded definition keeps once the loader has reported and
+    /// checked those findings: with their paths they cost more than the compiled tree.
+    package var withoutFindings: TargetingRule { TargetingRule(evaluatingLike: self) }
+
     /// Compiles `rule` and returns the rule (when it has no errors) with every problem found.
     ///
     /// Use this when problems are reported rather than thrown, as a loader validating a file does.

@@ -112,7 +112,7 @@ public final class ContextSnapshot: Sendable {
         let entry = chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)]
         // Layers above targeting (preference, override, scope override) win whatever the
         // rule says, so only entries from targeting or below are evaluated again here.
-        guard let targeting, layout.isTargetedSlot[slot], entry.source.layer <= .targeting else { return entry }
+        guard let targeting, layout.isTargetedSlot[slot], entry.layer <= .targeting else { return entry }
         return targeting.entry(at: slot, inputs: inputs)
     }
 

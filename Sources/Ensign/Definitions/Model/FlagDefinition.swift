@@ -23,7 +23,9 @@ public struct FlagDefinition: Sendable {
     public var type: FlagType { storage.type }
     /// The definition's default (layer 2 of the resolution order), or `nil` when a flagd
     /// flag has no `defaultVariant` and the code default applies.
-    package var defaultValue: LocatedValue? { storage.defaultValue }
+    package var defaultValue: LocatedValue? {
+        storage.defaultValue.map { LocatedValue($0, at: storage.defaultPosition.sourcePosition) }
+    }
     /// Named values (flagd variants), matched by exact name; empty for compact flags without `variants:`.
     public var variants: FlagVariants { storage.rules?.variants ?? .none }
     /// The variant the default comes from, for flags with variants.
@@ -33,30 +35,32 @@ public struct FlagDefinition: Sendable {
     /// The targeting rule as written, when there is one.
     package var targeting: LocatedValue? { storage.rules?.targeting }
     /// Values given inline under `environments:`, by environment name.
-    package var environmentValues: [String: LocatedValue] { storage.environmentValues }
+    package var environmentValues: EnvironmentValues { storage.environmentValues }
     /// Allowed values, from `enum:`.
-    public var allowedValues: [JSONValue]? { storage.allowedValues }
+    public var allowedValues: [JSONValue]? { storage.constraints?.allowedValues }
     /// Inclusive lower bound, from `minimum:`.
-    public var minimum: Double? { storage.minimum }
+    public var minimum: Double? { storage.constraints?.minimum }
     /// Inclusive upper bound, from `maximum:`.
-    public var maximum: Double? { storage.maximum }
+    public var maximum: Double? { storage.constraints?.maximum }
     /// What the flag does, from `description:`.
     public var summary: String? { storage.summary }
     /// Who owns it, from `owner:`.
     public var owner: String? { storage.owner }
     /// When it should be removed, from `expires:` (a `YYYY-MM-DD` day).
-    package var expires: CalendarDay? { storage.expires }
+    package var expires: CalendarDay? { storage.constraints?.expires }
     /// Flag metadata with the file's flag-set metadata merged underneath.
     public var metadata: [String: JSONValue] { storage.metadata }
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
     /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
-    public var swiftType: String? { storage.swiftType }
+    public var swiftType: String? { storage.constraints?.swiftType }
     /// Where the key is declared.
-    public var location: SourcePosition { storage.location }
+    public var location: SourcePosition { storage.position.sourcePosition }
     /// The YAML of the targeting rule, kept until the rule is compiled so problems can point
     /// at exact positions; dropped afterwards so a loaded set does not hold YAML trees.
     var targetingNode: YAMLNode? { storage.rules?.targetingNode }
-    /// The targeting rule compiled against the definitions' evaluators, when it has one and it compiles.
+    /// The targeting rule compiled against the definitions' evaluators, when it has one and it
+    /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
+    /// checked its possible results).
     package var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
     public var targetingProblem: String? { storage.rules?.targetingProblem }
@@ -70,60 +74,88 @@ public struct FlagDefinition: Sendable {
     }
 
     /// The fields, shared by every copy: a definition is copied into dictionaries, layouts
-    /// and snapshots, and a reference costs 8 bytes where the fields cost hundreds.
+    /// and snapshots, and a reference costs 8 bytes where the fields cost over a hundred.
     private(set) var storage: Storage
 
+    /// A definition's fields, laid out for a set of thousands: positions as 12-byte
+    /// ``CompactSourcePosition``s (the parser's lines and columns always fit), and the fields
+    /// most flags leave out (constraints, `expires`, `swiftType`; variants and targeting) in
+    /// boxes of their own, about 150 bytes in all where the plain fields took 290.
     final class Storage: Sendable {
         let key: String
-        let kind: Kind
-        let type: FlagType
-        let defaultValue: LocatedValue?
-        let isEnabled: Bool
-        let environmentValues: [String: LocatedValue]
-        let allowedValues: [JSONValue]?
-        let minimum: Double?
-        let maximum: Double?
         let summary: String?
         let owner: String?
-        let expires: CalendarDay?
+        let defaultValue: JSONValue?
+        let kind: Kind
+        let type: FlagType
+        let isEnabled: Bool
+        let defaultPosition: CompactSourcePosition
+        let position: CompactSourcePosition
+        let environmentValues: EnvironmentValues
         let metadata: [String: JSONValue]
-        let swiftType: String?
-        let location: SourcePosition
+        /// `enum:`, `minimum:`, `maximum:`, `expires:` and `swiftType:`, when any is given.
+        let constraints: Constraints?
         /// Variants and targeting, boxed: most flags have neither, and inline they would cost
         /// about 200 bytes per flag.
         let rules: Rules?
 
         init(
             key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, isEnabled: Bool,
-            environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?,
-            maximum: Double?, summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-            location: SourcePosition, swiftType: String?, rules: Rules?
+            environmentValues: EnvironmentValues, constraints: Constraints?, summary: String?, owner: String?,
+            metadata: [String: JSONValue], position: CompactSourcePosition, rules: Rules?
         ) {
             self.key = key
             self.kind = kind
             self.type = type
-            self.defaultValue = defaultValue
+            self.defaultValue = defaultValue?.value
+            self.defaultPosition = defaultValue.map { CompactSourcePosition($0.location) } ?? .none
             self.isEnabled = isEnabled
             self.environmentValues = environmentValues
-            self.allowedValues = allowedValues
-            self.minimum = minimum
-            self.maximum = maximum
+            self.constraints = constraints
             self.summary = summary
             self.owner = owner
-            self.expires = expires
             self.metadata = metadata
-            self.swiftType = swiftType
-            self.location = location
+            self.position = position
             self.rules = rules
         }
 
         /// A copy with other rules.
         func replacingRules(_ rules: Rules?) -> Storage {
             Storage(
-                key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
-                environmentValues: environmentValues, allowedValues: allowedValues, minimum: minimum,
-                maximum: maximum, summary: summary, owner: owner, expires: expires, metadata: metadata,
-                location: location, swiftType: swiftType, rules: rules)
+                key: key, kind: kind, type: type,
+                defaultValue: defaultValue.map { LocatedValue($0, at: defaultPosition.sourcePosition) },
+                isEnabled: isEnabled, environmentValues: environmentValues, constraints: constraints, summary: summary,
+                owner: owner, metadata: metadata, position: position, rules: rules)
+        }
+    }
+
+    /// The fields few flags give, out of line.
+    final class Constraints: Sendable {
+        let allowedValues: [JSONValue]?
+        let minimum: Double?
+        let maximum: Double?
+        let expires: CalendarDay?
+        let swiftType: String?
+
+        init(allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?, expires: CalendarDay?, swiftType: String?)
+        {
+            self.allowedValues = allowedValues
+            self.minimum = minimum
+            self.maximum = maximum
+            self.expires = expires
+            self.swiftType = swiftType
+        }
+
+        /// Constraints with these parts, or `nil` when there are none.
+        static func unlessEmpty(
+            allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?, expires: CalendarDay?, swiftType: String?
+        ) -> Constraints? {
+            guard allowedValues != nil || minimum != nil || maximum != nil || expires != nil || swiftType != nil else {
+                return nil
+            }
+            return Constraints(
+                allowedValues: allowedValues, minimum: minimum, maximum: maximum, expires: expires, swiftType: swiftType
+            )
         }
     }
 
@@ -136,9 +168,11 @@ public struct FlagDefinition: Sendable {
     ) {
         storage = Storage(
             key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
-            environmentValues: environmentValues, allowedValues: allowedValues, minimum: minimum, maximum: maximum,
-            summary: summary, owner: owner, expires: expires, metadata: metadata, location: location,
-            swiftType: swiftType,
+            environmentValues: EnvironmentValues(environmentValues),
+            constraints: Constraints.unlessEmpty(
+                allowedValues: allowedValues, minimum: minimum, maximum: maximum, expires: expires, swiftType: swiftType
+            ),
+            summary: summary, owner: owner, metadata: metadata, position: CompactSourcePosition(location),
             rules: Rules.unlessEmpty(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
                 compiledTargeting: nil, targetingProblem: nil, defaultVariantProblem: defaultVariantProblem))
@@ -151,7 +185,7 @@ public struct FlagDefinition: Sendable {
         copy.storage = storage.replacingRules(
             Rules.unlessEmpty(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: nil,
-                compiledTargeting: rule, targetingProblem: problem,
+                compiledTargeting: rule?.withoutFindings, targetingProblem: problem,
                 defaultVariantProblem: storage.rules?.defaultVariantProblem))
         return copy
     }

@@ -20,7 +20,13 @@ public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionar
     }
 
     private let variants: [Variant]
+    /// Each name's index, for flags with many variants; empty (no allocation) for the usual
+    /// two or three, which a scan finds as fast as a hash lookup and without the table's
+    /// few hundred bytes per flag.
     private let positions: [ExactText: Int]
+
+    /// Up to this many variants are found by scanning.
+    private static let scannedCount = 8
 
     /// Variants in the given order; of two with the same name, the first is kept.
     public init(_ variants: [(name: String, value: JSONValue)]) {
@@ -31,7 +37,7 @@ public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionar
             kept.append(Variant(name: name, value: value))
         }
         self.variants = kept
-        self.positions = positions
+        self.positions = kept.count > Self.scannedCount ? positions : [:]
     }
 
     /// Variants from a literal, in its order.
@@ -44,7 +50,9 @@ public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     /// The value of the variant named exactly `name`, if there is one.
     public subscript(name: String) -> JSONValue? {
-        positions[ExactText(name)].map { variants[$0].value }
+        let key = ExactText(name)
+        if variants.count <= Self.scannedCount { return variants.first { ExactText($0.name) == key }?.value }
+        return positions[key].map { variants[$0].value }
     }
 
     /// The names, in file order.
