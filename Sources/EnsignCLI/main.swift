@@ -1,7 +1,1 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
+CommandLineTool.runAsProcess(Array(CommandLine.arguments.dropFirst()))

@@ -28,8 +28,6 @@
 /// let variant = rule.evaluate(context: ["targetingKey": "user-42", "country": "FR"], flagKey: "newTransferFlow")
 /// ```
 package struct TargetingRule: Sendable {
-    /// The rule's JSON, as given.
-    package let source: JSONValue
     /// The options the rule was compiled with.
     package let options: TargetingOptions
     /// Problems that did not prevent compilation (parts that always evaluate to `null`, …).
@@ -59,11 +57,9 @@ package struct TargetingRule: Sendable {
         self = compiled
     }
 
-    private init(
-        source: JSONValue, options: TargetingOptions, compiled: TargetingCompiler.Compiled,
-        warnings: [TargetingCompileProblem]
-    ) {
-        self.source = source
+    // The rule's JSON is not kept: a loaded definition keeps it as written (as text), and a
+    // copy here would hold the whole tree of values for every targeted flag.
+    private init(options: TargetingOptions, compiled: TargetingCompiler.Compiled, warnings: [TargetingCompileProblem]) {
         self.options = options
         self.warnings = warnings
         self.expression = compiled.expression
@@ -73,7 +69,6 @@ package struct TargetingRule: Sendable {
     }
 
     private init(evaluatingLike rule: TargetingRule) {
-        source = rule.source
         options = rule.options
         expression = rule.expression
         warnings = []
@@ -99,7 +94,7 @@ package struct TargetingRule: Sendable {
         guard !problems.contains(where: { $0.severity == .error }) else {
             return TargetingCompilation(rule: nil, problems: problems)
         }
-        let result = TargetingRule(source: rule, options: options, compiled: compiled, warnings: problems)
+        let result = TargetingRule(options: options, compiled: compiled, warnings: problems)
         return TargetingCompilation(rule: result, problems: problems)
     }
 

@@ -79,10 +79,10 @@ extension ContextSnapshot {
                 let note =
                     result.isNull
                     ? "targeting returned null: the files decide" : "targeting returned \(result.jsonText)"
-                add(.targeting, result, location: definition.targeting?.location, note: note)
+                add(.targeting, result, location: definition.targetingLocation, note: note)
             case .failure(let error):
                 add(
-                    .targeting, .null, location: definition.targeting?.location,
+                    .targeting, .null, location: definition.targetingLocation,
                     note: "targeting failed (PARSE_ERROR): \(error.message)")
             }
         }

@@ -72,7 +72,7 @@ enum SnapshotResolver {
     private static func targeted(
         _ definition: FlagDefinition, rule: TargetingRule, inputs: ContextInputs, evaluationContext: EvaluationContext
     ) -> ResolvedEntry {
-        let source = ValueSource(layer: .targeting, location: definition.targeting?.location)
+        let source = ValueSource(layer: .targeting, location: definition.targetingLocation)
         let result: JSONValue
         switch rule.result(context: evaluationContext, flagKey: definition.key) {
         case .success(let value):

@@ -49,6 +49,7 @@ enum ValidateCommand {
             let summary = report.summary
             console.print(failed ? console.styled(summary, .red) : console.styled(summary, .green))
         }
+        console.keepUntilExit(report)
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 

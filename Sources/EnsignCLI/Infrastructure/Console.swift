@@ -11,6 +11,8 @@ struct Console {
     var usesColor: Bool
     private var output: [UInt8] = []
     private var errors: [UInt8] = []
+    /// What commands handed over with ``keepUntilExit(_:)``.
+    private var keptUntilExit: [any Sendable] = []
 
     init(usesColor: Bool = Console.detectColor()) {
         self.usesColor = usesColor
@@ -20,6 +22,13 @@ struct Console {
         guard ProcessEnvironment.value("NO_COLOR") == nil else { return false }
         if ProcessEnvironment.value("TERM") == "dumb" { return false }
         return isatty(1) == 1
+    }
+
+    /// Keeps `value` as long as the console: when the command runs as the whole process
+    /// (``CommandLineTool/runAsProcess(_:)``) that is until exit, so a large result is never
+    /// freed piece by piece just before the process ends. In a test it is freed with the console.
+    mutating func keepUntilExit(_ value: any Sendable) {
+        keptUntilExit.append(value)
     }
 
     /// Writes a line (or, with another `terminator`, any text) to standard output.

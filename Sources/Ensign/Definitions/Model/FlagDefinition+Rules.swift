@@ -5,7 +5,9 @@ extension FlagDefinition {
     final class Rules: Sendable {
         let variants: FlagVariants
         let defaultVariant: String?
-        let targeting: LocatedValue?
+        /// The targeting rule as written, and where.
+        let writtenTargeting: WrittenRule?
+        let targetingPosition: CompactSourcePosition
         let targetingNode: YAMLNode?
         let compiledTargeting: TargetingRule?
         let targetingProblem: String?
@@ -18,11 +20,26 @@ extension FlagDefinition {
         ) {
             self.variants = variants
             self.defaultVariant = defaultVariant
-            self.targeting = targeting
+            // Until the rule is compiled the loader reads it as a value; afterwards only tools
+            // do, rarely, and its JSON text is a tenth of the size of the tree of values.
+            self.writtenTargeting = targeting.map {
+                targetingNode == nil ? WrittenRule(compacting: $0.value) : .value($0.value)
+            }
+            self.targetingPosition = targeting.map { CompactSourcePosition($0.location) } ?? .none
             self.targetingNode = targetingNode
             self.compiledTargeting = compiledTargeting
             self.targetingProblem = targetingProblem
             self.defaultVariantProblem = defaultVariantProblem
+        }
+
+        /// The targeting rule as written, when there is one.
+        var targeting: LocatedValue? {
+            writtenTargeting.map { LocatedValue($0.value, at: targetingPosition.sourcePosition) }
+        }
+
+        /// Where the targeting rule is written, without reading the rule back.
+        var targetingLocation: SourcePosition? {
+            writtenTargeting == nil ? nil : targetingPosition.sourcePosition
         }
 
         /// Rules with these parts, or `nil` when there are none.
@@ -38,6 +55,43 @@ extension FlagDefinition {
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
                 compiledTargeting: compiledTargeting, targetingProblem: targetingProblem,
                 defaultVariantProblem: defaultVariantProblem)
+        }
+    }
+
+    /// A targeting rule as written: the value itself, or its compact JSON text, read back on
+    /// demand, for a rule whose text reads back exactly.
+    enum WrittenRule: Sendable {
+        case value(JSONValue)
+        case text(String)
+
+        /// The compact form of `value` when its JSON text reads back as the same value: not when
+        /// it holds a double JSON cannot write as it is (an infinity, NaN or `-0.0`).
+        init(compacting value: JSONValue) {
+            self = value.hasExactJSONText ? .text(value.jsonText) : .value(value)
+        }
+
+        /// The rule.
+        var value: JSONValue {
+            switch self {
+            case .value(let value):
+                return value
+            case .text(let text):
+                // The text was written from a value by `jsonText`, so it parses; `.null` is unreachable.
+                let node = try? YAMLParser().documents(fromJSON: Array(text.utf8), file: "").first
+                return node.map(JSONValue.init) ?? .null
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether ``jsonText`` reads back as this very value (every double finite and not `-0.0`).
+    fileprivate var hasExactJSONText: Bool {
+        switch self {
+        case .null, .bool, .int, .string: return true
+        case .double(let value): return value.isFinite && !(value == 0 && value.sign == .minus)
+        case .array(let elements): return elements.allSatisfy(\.hasExactJSONText)
+        case .object(let members): return members.values.allSatisfy(\.hasExactJSONText)
         }
     }
 }

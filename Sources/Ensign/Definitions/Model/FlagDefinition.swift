@@ -33,7 +33,12 @@ public struct FlagDefinition: Sendable {
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
     public var isEnabled: Bool { storage.isEnabled }
     /// The targeting rule as written, when there is one.
+    ///
+    /// Once compiled, the rule is kept as its JSON text and read back here on each call: use
+    /// ``targetingLocation`` for its position alone.
     package var targeting: LocatedValue? { storage.rules?.targeting }
+    /// Where the targeting rule is written, when there is one.
+    package var targetingLocation: SourcePosition? { storage.rules?.targetingLocation }
     /// Values given inline under `environments:`, by environment name.
     package var environmentValues: EnvironmentValues { storage.environmentValues }
     /// Allowed values, from `enum:`.

@@ -6,9 +6,12 @@ enum EnvironmentNameCheck {
     static func check(_ definitions: DefinitionSet, knownEnvironments: Set<String>) -> [Diagnostic] {
         let known = conventionalNames.union(knownEnvironments)
         var diagnostics: [Diagnostic] = []
-        for key in definitions.keys {
-            guard let definition = definitions[key] else { continue }
-            for (name, value) in definition.environmentValues where !known.contains(name) {
+        // In key order (the set's own order), names first: a position is built only for a warning.
+        for definition in definitions.orderedDefinitions where !definition.environmentValues.isEmpty {
+            let values = definition.environmentValues
+            for name in values.keys where !known.contains(name) {
+                guard let value = values[name] else { continue }
+                let key = definition.key
                 diagnostics.append(
                     Diagnostic(
                         .warning, at: value.location, key: key,

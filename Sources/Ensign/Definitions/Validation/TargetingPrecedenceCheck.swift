@@ -12,21 +12,26 @@ enum TargetingPrecedenceCheck {
 
     /// The warnings for the definitions' inline `environments:` values.
     static func checkInlineValues(_ definitions: DefinitionSet) -> [Diagnostic] {
-        definitions.orderedDefinitions.flatMap { definition in
-            definition.environmentValues.keys.sorted().compactMap { name in
-                definition.environmentValues[name].flatMap { warning(for: definition, valueAt: $0.location) }
+        var diagnostics: [Diagnostic] = []
+        // Only targeted flags can warn: the others are skipped before their values are read.
+        for definition in definitions.orderedDefinitions
+        where definition.compiledTargeting != nil && !definition.environmentValues.isEmpty {
+            // The values come sorted by environment name.
+            for (_, value) in definition.environmentValues {
+                if let warning = warning(for: definition, valueAt: value.location) { diagnostics.append(warning) }
             }
         }
+        return diagnostics
     }
 
     /// A disabled flag ignores both, and a rule that does not compile is an error of its own.
     private static func warning(for definition: FlagDefinition, valueAt location: SourcePosition) -> Diagnostic? {
-        guard definition.isEnabled, definition.compiledTargeting != nil, let targeting = definition.targeting else {
+        guard definition.isEnabled, definition.compiledTargeting != nil, let targeting = definition.targetingLocation else {
             return nil
         }
         return Diagnostic(
             .warning, at: location, key: definition.key,
-            "'\(definition.key)' targeting at \(targeting.location) decides first; this value applies only where the"
+            "'\(definition.key)' targeting at \(targeting) decides first; this value applies only where the"
                 + " rule returns null")
     }
 }
