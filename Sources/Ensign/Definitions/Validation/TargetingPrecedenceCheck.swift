@@ -26,7 +26,8 @@ enum TargetingPrecedenceCheck {
 
     /// A disabled flag ignores both, and a rule that does not compile is an error of its own.
     private static func warning(for definition: FlagDefinition, valueAt location: SourcePosition) -> Diagnostic? {
-        guard definition.isEnabled, definition.compiledTargeting != nil, let targeting = definition.targetingLocation else {
+        guard definition.isEnabled, definition.compiledTargeting != nil, let targeting = definition.targetingLocation
+        else {
             return nil
         }
         return Diagnostic(
