@@ -28,7 +28,11 @@ struct CompactDefinitionTests {
         let banner = try #require(loaded.definitions["banner"])
         let expected: JSONValue = [
             "if": [
-                ["in": [["var": "city"], ["Zürich", "東京", "quote \" and \\ slash", "tab\there", "true", "12", "null"]]], "on",
+                [
+                    "in": [
+                        ["var": "city"], ["Zürich", "東京", "quote \" and \\ slash", "tab\there", "true", "12", "null"],
+                    ]
+                ], "on",
                 ["cat": [["var": "score"], .double(1.5e300), .double(0.1), -7, .double(12), 9_007_199_254_740_993]],
                 "off",
                 .null,
