@@ -17,6 +17,11 @@ package struct EnvironmentValues: Sendable, Sequence {
 
     /// The values of `dictionary`, sorted by environment name so iteration is stable.
     package init(_ dictionary: [String: LocatedValue]) {
+        // Most flags name no environment: no sort, no array.
+        guard !dictionary.isEmpty else {
+            entries = []
+            return
+        }
         entries = dictionary.sorted { $0.key < $1.key }.map {
             Entry(name: $0.key, value: $0.value.value, position: CompactSourcePosition($0.value.location))
         }
