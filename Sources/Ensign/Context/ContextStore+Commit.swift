@@ -42,7 +42,8 @@ extension ContextStore {
             var next = state
             let affected = try change(&next)
             let sequence = next.nextSequence()
-            let old = published.withLock { $0 }
+            // Only commits publish, and they hold the writer lock: this is the current one.
+            let old = published.load()
             let new: ContextSnapshot
             let changed: [String]
             let retargeted: [String]
@@ -60,7 +61,7 @@ extension ContextStore {
             }
             if next.fleet != nil { next.updateFleet { _ in } }
             state = next
-            published.withLock { $0 = new }
+            published.publish(new)
             // A round that changes nothing here still goes to children with evaluation
             // contexts of their own when it touched targeted keys: their values can change.
             if !changed.isEmpty || (!retargeted.isEmpty && hasChildren) {
