@@ -103,8 +103,10 @@ final class ContextStore: Sendable {
     /// The current snapshot. For a child, derived from the parent's current snapshot.
     @inline(__always)
     func snapshot() -> ContextSnapshot {
-        if let published { return published.load() }
-        return childSnapshot()
+        switch published {
+        case .some(let published): return published.load()
+        case .none: return childSnapshot()
+        }
     }
 
     /// Runs `body` with the current snapshot: a root's borrowed without a lock or a retain
@@ -112,8 +114,19 @@ final class ContextStore: Sendable {
     /// a child's as ``snapshot()`` returns it.
     @inline(__always)
     func withSnapshot<Result>(_ body: (ContextSnapshot) -> Result) -> Result {
-        if let published { return published.read(body) }
-        return body(childSnapshot())
+        switch published {
+        case .some(let published): return published.read(body)
+        case .none: return body(childSnapshot())
+        }
+    }
+
+    /// Makes `snapshot` a root's current one. Called by commits, under the writer lock, which
+    /// serialises publishers as ``PublishedReference`` requires.
+    func publish(_ snapshot: ContextSnapshot) {
+        switch published {
+        case .some(let published): published.publish(snapshot)
+        case .none: preconditionFailure("only a root context publishes snapshots")
+        }
     }
 
     /// A child's current snapshot: the cached one unless the parent's is newer.

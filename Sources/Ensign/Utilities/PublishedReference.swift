@@ -37,11 +37,14 @@ import Synchronization
 /// object fully built; and a read that starts after a publish returned (on any thread, through
 /// anything that orders the two) sees that object or a later one.
 ///
+/// Noncopyable and stored inline in its owner (a root `ContextStore`), so a read reaches the
+/// atomics through the owner it already holds, with no reference of its own to retain.
+///
 /// Publishers must be serialised by the caller (a context publishes under its tree's writer
 /// lock): two publishers advancing the epoch at once could each wait on the wrong half.
 /// A read's closure must be short and must not publish to this reference or wait for anything
 /// a publisher may hold while it waits (the writer lock, a snapshot lock).
-final class PublishedReference<Object: AnyObject & Sendable>: Sendable {
+struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     /// The current object; this reference owns one retain of it.
     private let current: Atomic<Unmanaged<Object>>
     /// How many publishes there have been; its parity names the half of `readers` new
@@ -58,7 +61,7 @@ final class PublishedReference<Object: AnyObject & Sendable>: Sendable {
     }
 
     deinit {
-        // No reader can be in flight: each holds a strong reference to this object's owner.
+        // No reader can be in flight: each holds a strong reference to this value's owner.
         current.load(ordering: .relaxed).release()
     }
 
