@@ -32,8 +32,8 @@ final class ContextStore: Sendable {
     private let diagnostics = LockedState<[Diagnostic]>([])
 
     /// A root's current snapshot, read without a lock and published by commits under the
-    /// tree's writer lock; `nil` in a child.
-    let published: PublishedReference<ContextSnapshot>?
+    /// tree's writer lock; empty in a child (the store branches on `parent`).
+    let published: PublishedReference<ContextSnapshot>
     /// A child's scope overrides and snapshots; `nil` in a root.
     let childState: LockedState<ChildState>?
     private let children = LockedState(ChildList())
@@ -66,7 +66,7 @@ final class ContextStore: Sendable {
         self.parent = parent
         self.loader = nil
         tree = parent.tree
-        published = nil
+        published = PublishedReference(nil)
         // A placeholder until the writer lock is held (it derives nothing: no layers).
         childState = LockedState(ChildState(startingFrom: parent.snapshot(), own: ChildLayers(), at: 0))
         // Under the writer lock, so that the first snapshot, the creation sequence and the
@@ -103,10 +103,8 @@ final class ContextStore: Sendable {
     /// The current snapshot. For a child, derived from the parent's current snapshot.
     @inline(__always)
     func snapshot() -> ContextSnapshot {
-        switch published {
-        case .some(let published): return published.load()
-        case .none: return childSnapshot()
-        }
+        if parent == nil { return published.load() }
+        return childSnapshot()
     }
 
     /// Runs `body` with the current snapshot: a root's borrowed without a lock or a retain
@@ -114,19 +112,15 @@ final class ContextStore: Sendable {
     /// a child's as ``snapshot()`` returns it.
     @inline(__always)
     func withSnapshot<Result>(_ body: (ContextSnapshot) -> Result) -> Result {
-        switch published {
-        case .some(let published): return published.read(body)
-        case .none: return body(childSnapshot())
-        }
+        if parent == nil { return published.read(body) }
+        return body(childSnapshot())
     }
 
     /// Makes `snapshot` a root's current one. Called by commits, under the writer lock, which
     /// serialises publishers as ``PublishedReference`` requires.
     func publish(_ snapshot: ContextSnapshot) {
-        switch published {
-        case .some(let published): published.publish(snapshot)
-        case .none: preconditionFailure("only a root context publishes snapshots")
-        }
+        precondition(parent == nil, "only a root context publishes snapshots")
+        published.publish(snapshot)
     }
 
     /// A child's current snapshot: the cached one unless the parent's is newer.

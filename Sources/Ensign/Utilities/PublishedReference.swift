@@ -37,16 +37,20 @@ import Synchronization
 /// object fully built; and a read that starts after a publish returned (on any thread, through
 /// anything that orders the two) sees that object or a later one.
 ///
-/// Noncopyable and stored inline in its owner (a root `ContextStore`), so a read reaches the
-/// atomics through the owner it already holds, with no reference of its own to retain.
+/// Noncopyable and stored inline in its owner (every `ContextStore`; a child's holds no
+/// object), so a read reaches the atomics through the owner it already holds, with no
+/// reference of its own to retain. Not an optional of this type in the owner: matching an
+/// optional reads its payload's bits to find the case, a plain read of atomic memory that
+/// races with publishers (ThreadSanitizer reported it); the owner branches on a plain `let`.
 ///
 /// Publishers must be serialised by the caller (a context publishes under its tree's writer
 /// lock): two publishers advancing the epoch at once could each wait on the wrong half.
 /// A read's closure must be short and must not publish to this reference or wait for anything
 /// a publisher may hold while it waits (the writer lock, a snapshot lock).
 struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
-    /// The current object; this reference owns one retain of it.
-    private let current: Atomic<Unmanaged<Object>>
+    /// The current object, which this value owns one retain of; `nil` only in a value made
+    /// empty, which is never read or published to.
+    private let current: Atomic<Unmanaged<Object>?>
     /// How many publishes there have been; its parity names the half of `readers` new
     /// readers register in.
     private let epoch = Atomic<UInt64>(0)
@@ -55,14 +59,14 @@ struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     /// counts threads reading at once, far below 2³².
     private let readers = Atomic<UInt64>(0)
 
-    /// A reference to `object`.
-    init(_ object: Object) {
-        current = Atomic(Unmanaged.passRetained(object))
+    /// A reference to `object`, or (with `nil`) one that is never read or published to.
+    init(_ object: Object?) {
+        current = Atomic(object.map { Unmanaged.passRetained($0) })
     }
 
     deinit {
         // No reader can be in flight: each holds a strong reference to this value's owner.
-        current.load(ordering: .relaxed).release()
+        current.load(ordering: .relaxed)?.release()
     }
 
     /// Runs `body` with the current object, borrowed: no lock, no retain. See the type's
@@ -71,7 +75,7 @@ struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     func read<Result>(_ body: (Object) -> Result) -> Result {
         let unit = register()
         defer { readers.wrappingSubtract(unit, ordering: .releasing) }
-        return current.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef(body)
+        return current.load(ordering: .sequentiallyConsistent)!._withUnsafeGuaranteedRef(body)
     }
 
     /// The current object, retained.
@@ -83,7 +87,7 @@ struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     /// Makes `object` current, and releases the previous one once no read can still use it.
     /// Callers serialise their calls (see the type's documentation).
     func publish(_ object: Object) {
-        let previous = current.exchange(Unmanaged.passRetained(object), ordering: .sequentiallyConsistent)
+        let previous = current.exchange(Unmanaged.passRetained(object), ordering: .sequentiallyConsistent)!
         // Relaxed: only publishers store the epoch, and the caller orders them.
         let closing = epoch.load(ordering: .relaxed)
         epoch.store(closing &+ 1, ordering: .sequentiallyConsistent)
