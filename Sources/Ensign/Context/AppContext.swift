@@ -75,7 +75,8 @@ public final class AppContext: Sendable {
     private func read(_ identity: KeyIdentity) -> JSONValue? {
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
         store.trackAccess(self, keyPath: identity.observationKeyPath)
-        return store.snapshot().entryValue(identity: identity)
+        // Inside the borrow: a slot index and a copy of the value, no lock taken.
+        return store.withSnapshot { $0.entryValue(identity: identity) }
     }
 
     /// The current snapshot: read several keys from it to get values that belong together.

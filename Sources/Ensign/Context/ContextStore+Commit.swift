@@ -37,12 +37,13 @@ extension ContextStore {
     func commit<Failure: Error>(
         cause: ChangeCause, diagnostics: [Diagnostic] = [], _ change: (inout RootState) throws(Failure) -> AffectedKeys
     ) throws(Failure) -> [String] {
-        guard let published else { preconditionFailure("child contexts commit with commitScopeOverrides") }
+        guard parent == nil else { preconditionFailure("child contexts commit with commitScopeOverrides") }
         let changed = try tree.writer.withLock { (state) throws(Failure) -> [String] in
             var next = state
             let affected = try change(&next)
             let sequence = next.nextSequence()
-            let old = published.withLock { $0 }
+            // Only commits publish, and they hold the writer lock: this is the current one.
+            let old = snapshot()
             let new: ContextSnapshot
             let changed: [String]
             let retargeted: [String]
@@ -60,7 +61,7 @@ extension ContextStore {
             }
             if next.fleet != nil { next.updateFleet { _ in } }
             state = next
-            published.withLock { $0 = new }
+            publish(new)
             // A round that changes nothing here still goes to children with evaluation
             // contexts of their own when it touched targeted keys: their values can change.
             if !changed.isEmpty || (!retargeted.isEmpty && hasChildren) {

@@ -5,9 +5,10 @@ import Synchronization
 /// observers and their delivery. A root store resolves snapshots from its inputs; a child
 /// store derives them from its parent's snapshot plus its own scope overrides.
 ///
-/// Synchronisation (the whole hierarchy is documented on ``ContextTree``): readers take
-/// only this store's snapshot lock, held to copy a reference (or, in a child, to derive a
-/// snapshot after the parent changed). Every commit in the tree serialises on the tree's
+/// Synchronisation (the whole hierarchy is documented on ``ContextTree``): readers of a root
+/// take no lock: they borrow its snapshot from a ``PublishedReference``. A child's readers
+/// take only its snapshot lock, held to copy a reference (or to derive a snapshot after the
+/// parent changed). Every commit in the tree serialises on the tree's
 /// writer lock, builds the next snapshot, publishes it, and queues its notification round
 /// while still holding the lock, so rounds are delivered in commit order, outside every lock.
 final class ContextStore: Sendable {
@@ -30,8 +31,9 @@ final class ContextStore: Sendable {
     let providerDeliveries = Atomic<Int>(0)
     private let diagnostics = LockedState<[Diagnostic]>([])
 
-    /// A root's current snapshot; `nil` in a child.
-    let published: LockedState<ContextSnapshot>?
+    /// A root's current snapshot, read without a lock and published by commits under the
+    /// tree's writer lock; empty in a child (the store branches on `parent`).
+    let published: PublishedReference<ContextSnapshot>
     /// A child's scope overrides and snapshots; `nil` in a root.
     let childState: LockedState<ChildState>?
     private let children = LockedState(ChildList())
@@ -48,7 +50,7 @@ final class ContextStore: Sendable {
         var state = state
         state.sequence = max(state.sequence, 1)
         tree = ContextTree(state: state, settings: settings)
-        published = LockedState(ContextSnapshot.resolving(state.inputs, generation: state.sequence))
+        published = PublishedReference(ContextSnapshot.resolving(state.inputs, generation: state.sequence))
         childState = nil
         _ = changeLog.record(cause: .load, context: label, changes: [])
     }
@@ -64,7 +66,7 @@ final class ContextStore: Sendable {
         self.parent = parent
         self.loader = nil
         tree = parent.tree
-        published = nil
+        published = PublishedReference(nil)
         // A placeholder until the writer lock is held (it derives nothing: no layers).
         childState = LockedState(ChildState(startingFrom: parent.snapshot(), own: ChildLayers(), at: 0))
         // Under the writer lock, so that the first snapshot, the creation sequence and the
@@ -101,8 +103,24 @@ final class ContextStore: Sendable {
     /// The current snapshot. For a child, derived from the parent's current snapshot.
     @inline(__always)
     func snapshot() -> ContextSnapshot {
-        if let published { return published.withLock { $0 } }
+        if parent == nil { return published.load() }
         return childSnapshot()
+    }
+
+    /// Runs `body` with the current snapshot: a root's borrowed without a lock or a retain
+    /// (so `body` must be short and take no lock a commit holds; see ``PublishedReference``),
+    /// a child's as ``snapshot()`` returns it.
+    @inline(__always)
+    func withSnapshot<Result>(_ body: (ContextSnapshot) -> Result) -> Result {
+        if parent == nil { return published.read(body) }
+        return body(childSnapshot())
+    }
+
+    /// Makes `snapshot` a root's current one. Called by commits, under the writer lock, which
+    /// serialises publishers as ``PublishedReference`` requires.
+    func publish(_ snapshot: ContextSnapshot) {
+        precondition(parent == nil, "only a root context publishes snapshots")
+        published.publish(snapshot)
     }
 
     /// A child's current snapshot: the cached one unless the parent's is newer.

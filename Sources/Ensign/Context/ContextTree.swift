@@ -12,10 +12,12 @@
 /// 2. ``writer`` (the tree's): held by every commit in the tree — root writes, child scope
 ///    overrides, reload commits, fleet updates — and by child creation. It orders commits,
 ///    and rounds are queued while holding it, so they are delivered in commit order.
-/// 3. A store's snapshot lock (`ContextStore.published` for the root, `ContextStore.childState`
-///    for a child): held only to copy, replace or derive a snapshot. Readers take only these,
-///    one at a time (a child asks its parent for its snapshot *before* taking its own), so
-///    reads never wait for a writer and never nest snapshot locks.
+/// 3. A child's snapshot lock (`ContextStore.childState`): held only to copy, replace or
+///    derive a snapshot. Readers take only these, one at a time (a child asks its parent for
+///    its snapshot *before* taking its own), so reads never wait for a writer and never nest
+///    snapshot locks. A root's snapshot has no lock: readers borrow it from a
+///    ``PublishedReference``, and commits publish the next one under the writer lock, waiting
+///    only for reads already in flight (which take no lock).
 /// 4. Leaf locks, which call nothing that takes another lock: the delivery queue's state,
 ///    the change log, the observer registry, a store's list of children, a persistent file's
 ///    pending changes.

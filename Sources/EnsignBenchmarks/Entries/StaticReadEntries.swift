@@ -31,7 +31,7 @@ enum StaticReadEntries {
                 Benchmark(
                     id: "snapshot", name: "ContextSnapshot[FlagKey<Bool>]", iterations: iterations,
                     reference: "dictionary",
-                    note: "the snapshot taken once, outside the loop: the read without the lock"
+                    note: "the snapshot taken once, outside the loop; each read tells Observation through it"
                 ) { count in
                     let fixture = try fixture.value
                     let (snapshot, keys) = (fixture.context.snapshot, fixture.typedKeys)
