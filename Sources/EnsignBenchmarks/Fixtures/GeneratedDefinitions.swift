@@ -57,7 +57,8 @@ enum GeneratedDefinitions {
     }
 
     /// `count` flags (about 125 bytes each: 10,000 make a 1.25 MB file), one in eight in the
-    /// flagd long form with a targeting rule.
+    /// flagd long form with a targeting rule. Some flags give values for production, so a
+    /// context for that environment (the load and latency entries') can be built from it.
     static func manyFlags(count: Int) -> String {
         var text = """
             # Generated for the benchmarks: \(count) flags of a large catalogue.
@@ -98,7 +99,7 @@ enum GeneratedDefinitions {
                     type: bool
                     default: false
                     description: Early access to feature \(index).
-                    environments: { development: true, staging: true }
+                    environments: { development: true, staging: true, production: false }
 
                 """
         case 2:
