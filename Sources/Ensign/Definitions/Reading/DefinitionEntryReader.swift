@@ -32,12 +32,6 @@ struct DefinitionEntryReader {
 
     var allowedFields: [String] { kind == .flag ? Self.commonFields + Self.flagOnlyFields : Self.commonFields }
 
-    /// Whether `name` is a field this kind of entry accepts.
-    func accepts(_ name: String) -> Bool {
-        guard let field = DefinitionField(named: name) else { return false }
-        return kind == .flag || !field.isFlagOnly
-    }
-
     mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
         guard let shortKey = keyNode.scalarText else {
             error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): a key is text")
@@ -89,18 +83,16 @@ struct DefinitionEntryReader {
     }
 
     private mutating func readFields(_ entries: [YAMLMappingEntry]) {
-        for entry in entries {
-            guard let name = entry.key.scalarText, accepts(name) else {
-                let name = entry.key.scalarText ?? "?"
-                let hint =
-                    kind == .preference && Self.flagOnlyFields.contains(name)
-                    ? "; preferences cannot have '\(name)' (it is for flags)"
-                    : Suggestions.didYouMean(name, among: allowedFields)
-                error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
-                continue
-            }
+        fields = DefinitionFields(entries, isFlag: kind == .flag)
+        for index in fields.refusedIndices {
+            let entry = entries[index]
+            let name = entry.key.scalarText ?? "?"
+            let hint =
+                kind == .preference && Self.flagOnlyFields.contains(name)
+                ? "; preferences cannot have '\(name)' (it is for flags)"
+                : Suggestions.didYouMean(name, among: allowedFields)
+            error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
         }
-        fields = DefinitionFields(entries)
     }
 
     /// The type (declared, or inferred from the variants or the default), the raw variants,

@@ -31,25 +31,34 @@ enum DefinitionField: Int, CaseIterable {
 
     /// The field called `name`, or `nil` for an unknown one.
     ///
-    /// Compares bytes, chosen by length, instead of running `String ==` against each name: it
-    /// runs for every field of every definition. No other text is canonically equivalent to
-    /// these ASCII names (the one ASCII letter with a singleton decomposition, K from U+212A,
-    /// is in none of them), so this matches the fields `String ==` matched.
+    /// Picks the one candidate by length and first byte, then compares once with `==`
+    /// (immediate for the small strings keys are), instead of comparing with every name: it
+    /// runs for every field of every definition. Text of another length or first byte is
+    /// never canonically equivalent to these ASCII names (the one ASCII letter with a
+    /// singleton decomposition, K from U+212A, is in none of them).
     init?(named name: String) {
-        let candidates: [DefinitionField]
-        switch name.utf8.count {
-        case 4: candidates = [.type, .enum]
-        case 5: candidates = [.owner, .state]
-        case 7: candidates = [.default, .expires, .minimum, .maximum]
-        case 8: candidates = [.metadata, .variants]
-        case 9: candidates = [.swiftType, .targeting]
-        case 11: candidates = [.description]
-        case 12: candidates = [.environments]
-        case 14: candidates = [.defaultVariant]
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return nil }
+        let candidate: DefinitionField
+        switch (utf8.count, first) {
+        case (4, UInt8(ascii: "t")): candidate = .type
+        case (4, UInt8(ascii: "e")): candidate = .enum
+        case (5, UInt8(ascii: "o")): candidate = .owner
+        case (5, UInt8(ascii: "s")): candidate = .state
+        case (7, UInt8(ascii: "d")): candidate = .default
+        case (7, UInt8(ascii: "e")): candidate = .expires
+        case (7, UInt8(ascii: "m")): candidate = utf8.dropFirst().first == UInt8(ascii: "i") ? .minimum : .maximum
+        case (8, UInt8(ascii: "m")): candidate = .metadata
+        case (8, UInt8(ascii: "v")): candidate = .variants
+        case (9, UInt8(ascii: "s")): candidate = .swiftType
+        case (9, UInt8(ascii: "t")): candidate = .targeting
+        case (11, UInt8(ascii: "d")): candidate = .description
+        case (12, UInt8(ascii: "e")): candidate = .environments
+        case (14, UInt8(ascii: "d")): candidate = .defaultVariant
         default: return nil
         }
-        guard let field = candidates.first(where: { $0.name.isExactly(name) }) else { return nil }
-        self = field
+        guard name == candidate.name else { return nil }
+        self = candidate
     }
 }
 
@@ -69,11 +78,20 @@ struct DefinitionFields {
 
     init() {}
 
-    /// Indexes the known fields of `entries` (keys are unique: the parser refuses duplicates).
-    init(_ entries: [YAMLMappingEntry]) {
+    /// The indices of the entries the entry's kind does not accept, in file order: unknown
+    /// fields, and flagd's long-form fields in a preference (indexed all the same).
+    private(set) var refusedIndices: [Int] = []
+
+    /// Indexes the known fields of `entries` (keys are unique: the parser refuses duplicates);
+    /// `isFlag` tells whether the long-form fields are accepted.
+    init(_ entries: [YAMLMappingEntry], isFlag: Bool) {
         self.entries = entries
         for (index, entry) in entries.enumerated() {
-            guard let name = entry.key.scalarText, let field = DefinitionField(named: name) else { continue }
+            guard let name = entry.key.scalarText, let field = DefinitionField(named: name) else {
+                refusedIndices.append(index)
+                continue
+            }
+            if field.isFlagOnly, !isFlag { refusedIndices.append(index) }
             setSlot(field, to: index < Int(Self.beyondIndex) - 1 ? UInt64(index + 1) : Self.beyondIndex)
         }
     }
