@@ -187,9 +187,9 @@
         /// Where `key` already stands in the mapping, recording it if not.
         private static func firstLocation(ofKey key: String, in collection: inout OpenCollection) -> SourcePosition? {
             if collection.keyIndex == nil {
-                // `isExactly` compares the contiguous bytes; the generic `utf8.elementsEqual`
-                // walked both strings through iterators for every earlier key of every mapping.
-                if let existing = collection.entries.first(where: { $0.key.scalarText?.isExactly(key) == true }) {
+                if let existing = collection.entries.first(where: {
+                    $0.key.scalarText?.utf8.elementsEqual(key.utf8) == true
+                }) {
                     return existing.key.location
                 }
                 if collection.entries.count >= 8 {
