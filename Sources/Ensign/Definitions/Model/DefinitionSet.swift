@@ -31,9 +31,9 @@ public struct DefinitionSet: Sendable {
         for (position, definition) in definitions.enumerated() where firstByKey[ExactText(definition.key)] == nil {
             firstByKey[ExactText(definition.key)] = position
         }
-        let sorted = firstByKey.map { SortedKey(text: $0.key.text, position: $0.value) }.sorted(by: SortedKey.precedes)
-        keys = sorted.map(\.text)
-        orderedDefinitions = sorted.map { definitions[$0.position] }
+        let sorted = firstByKey.sorted { $0.key.text < $1.key.text }
+        keys = sorted.map(\.key.text)
+        orderedDefinitions = sorted.map { definitions[$0.value] }
         var indexByKey: [ExactText: Int] = [:]
         indexByKey.reserveCapacity(sorted.count)
         for (index, key) in keys.enumerated() { indexByKey[ExactText(key)] = index }
@@ -59,30 +59,4 @@ public struct DefinitionSet: Sendable {
 
     /// How many keys are defined.
     public var count: Int { keys.count }
-}
-
-/// A key being sorted, with whether it is ASCII, so that ASCII keys compare by their bytes.
-private struct SortedKey {
-    let text: String
-    /// The key's definition in the list given to the set.
-    let position: Int
-    let isASCII: Bool
-
-    init(text: String, position: Int) {
-        self.text = text
-        self.position = position
-        self.isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-    }
-
-    /// `String`'s order, by bytes when both keys are ASCII: ASCII text is its own normal form
-    /// and its bytes are its scalars, so the order is the same, without the Unicode
-    /// comparison that was half of sorting 10,000 keys. Other keys compare as strings (a
-    /// combining mark after an ASCII letter changes where the key sorts).
-    static func precedes(_ lhs: SortedKey, _ rhs: SortedKey) -> Bool {
-        guard lhs.isASCII, rhs.isASCII else { return lhs.text < rhs.text }
-        var (left, right) = (lhs.text, rhs.text)
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in leftBytes.lexicographicallyPrecedes(rightBytes) }
-        }
-    }
 }
