@@ -7,9 +7,9 @@ extension DefinitionEntryReader {
     mutating func readDefault(
         rules: ValueRules, variants: FlagVariants
     ) -> (value: LocatedValue?, variant: String?, problem: String?) {
-        let defaultNode = fields["default"]
-        let variantNode = fields["defaultVariant"]
-        guard fields["variants"] != nil else {
+        let defaultNode = fields[.default]
+        let variantNode = fields[.defaultVariant]
+        guard fields[.variants] != nil else {
             if let variantNode {
                 error(at: variantNode.location, "'\(key)' has defaultVariant but no variants; use 'default:' instead")
             }
@@ -64,8 +64,9 @@ extension DefinitionEntryReader {
 
     mutating func readBounds(type: FlagType) -> (Double?, Double?) {
         var bounds: [Double?] = []
-        for name in ["minimum", "maximum"] {
-            guard let node = fields[name] else {
+        for field in [DefinitionField.minimum, .maximum] {
+            let name = field.name
+            guard let node = fields[field] else {
                 bounds.append(nil)
                 continue
             }
@@ -81,14 +82,14 @@ extension DefinitionEntryReader {
             }
             bounds.append(number)
         }
-        if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum, let node = fields["maximum"] {
+        if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum, let node = fields[.maximum] {
             error(at: node.location, "'\(key)' maximum is below its minimum")
         }
         return (bounds[0], bounds[1])
     }
 
     mutating func readAllowedValues(type: FlagType) -> [JSONValue]? {
-        guard let node = fields["enum"] else { return nil }
+        guard let node = fields[.enum] else { return nil }
         guard let elements = node.sequenceElements, !elements.isEmpty else {
             error(at: node.location, "'\(key)' enum must be a non-empty list of values")
             return nil
@@ -106,7 +107,7 @@ extension DefinitionEntryReader {
     }
 
     mutating func readEnvironments(rules: ValueRules) -> [String: LocatedValue] {
-        guard let node = fields["environments"] else { return [:] }
+        guard let node = fields[.environments] else { return [:] }
         guard let entries = node.mappingEntries else {
             error(at: node.location, "'\(key)' environments must be a mapping of environment names to values")
             return [:]
@@ -128,7 +129,7 @@ extension DefinitionEntryReader {
     }
 
     mutating func readState() -> Bool {
-        guard let node = fields["state"] else { return true }
+        guard let node = fields[.state] else { return true }
         switch node.scalarText {
         case "ENABLED": return true
         case "DISABLED": return false
@@ -142,10 +143,10 @@ extension DefinitionEntryReader {
         }
     }
 
-    mutating func readText(_ field: String) -> String? {
+    mutating func readText(_ field: DefinitionField) -> String? {
         guard let node = fields[field] else { return nil }
         guard let text = node.scalarText else {
-            error(at: node.location, "'\(key)' \(field) must be text; found \(node.kindDescription)")
+            error(at: node.location, "'\(key)' \(field.name) must be text; found \(node.kindDescription)")
             return nil
         }
         return text
@@ -154,7 +155,7 @@ extension DefinitionEntryReader {
     /// `swiftType:`, checked to be a Swift type name (dot-separated identifiers); `ensign
     /// generate` declares the key with it.
     mutating func readSwiftType() -> String? {
-        guard let node = fields["swiftType"] else { return nil }
+        guard let node = fields[.swiftType] else { return nil }
         guard let text = node.scalarText, SwiftTypeName.isValid(text) else {
             let found = node.scalarText.map { "'\($0)'" } ?? node.kindDescription
             error(
@@ -166,13 +167,13 @@ extension DefinitionEntryReader {
     }
 
     mutating func readExpiry() -> CalendarDay? {
-        guard let node = fields["expires"] else { return nil }
+        guard let node = fields[.expires] else { return nil }
         guard let text = node.scalarText, let day = CalendarDay(text) else {
             error(at: node.location, "'\(key)' expires must be a day written YYYY-MM-DD, such as 2027-06-30")
             return nil
         }
         if day < today {
-            let owner = readText("owner").map { " (owner: \($0))" } ?? ""
+            let owner = readText(.owner).map { " (owner: \($0))" } ?? ""
             warning(
                 at: node.location,
                 "'\(key)' expired on \(day)\(owner); remove the flag from code and files, or move 'expires' later")

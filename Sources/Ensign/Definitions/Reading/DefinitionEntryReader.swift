@@ -25,27 +25,12 @@ struct DefinitionEntryReader {
         self.today = today
     }
 
-    static let commonFields = [
-        "type", "default", "description", "owner", "expires", "environments", "enum", "minimum", "maximum", "metadata",
-        "swiftType",
-    ]
-    static let flagOnlyFields = ["variants", "defaultVariant", "state", "targeting"]
+    /// The fields of flags and preferences, in the order suggestions list them.
+    static let commonFields = DefinitionField.allCases.filter { !$0.isFlagOnly }.map(\.name)
+    /// The fields of flagd's long form, which preferences do not have.
+    static let flagOnlyFields = DefinitionField.allCases.filter(\.isFlagOnly).map(\.name)
 
     var allowedFields: [String] { kind == .flag ? Self.commonFields + Self.flagOnlyFields : Self.commonFields }
-
-    /// Whether `name` is a field this kind of entry accepts (a switch, not a set: it runs for
-    /// every field of every definition).
-    func accepts(_ name: String) -> Bool {
-        switch name {
-        case "type", "default", "description", "owner", "expires", "environments", "enum", "minimum", "maximum",
-            "metadata", "swiftType":
-            return true
-        case "variants", "defaultVariant", "state", "targeting":
-            return kind == .flag
-        default:
-            return false
-        }
-    }
 
     mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
         guard let shortKey = keyNode.scalarText else {
@@ -84,39 +69,37 @@ struct DefinitionEntryReader {
         let checkedVariants = FlagVariants(readVariants)
         let (defaultValue, defaultVariant, defaultVariantProblem) = readDefault(rules: rules, variants: checkedVariants)
         var metadata = setMetadata
-        if let node = fields["metadata"], let own = MetadataReader.read(node, key: key, diagnostics: &diagnostics) {
+        if let node = fields[.metadata], let own = MetadataReader.read(node, key: key, diagnostics: &diagnostics) {
             metadata.merge(own) { _, flagValue in flagValue }
         }
         return FlagDefinition(
             key: key, kind: kind, type: type, defaultValue: defaultValue, variants: checkedVariants,
             defaultVariant: defaultVariant, isEnabled: readState(),
-            targeting: fields["targeting"].map { LocatedValue(JSONValue($0), at: $0.location) },
-            targetingNode: fields["targeting"], environmentValues: readEnvironments(rules: rules),
-            allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText("description"),
-            owner: readText("owner"), expires: readExpiry(), metadata: metadata, location: keyNode.location,
+            targeting: fields[.targeting].map { LocatedValue(JSONValue($0), at: $0.location) },
+            targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
+            allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText(.description),
+            owner: readText(.owner), expires: readExpiry(), metadata: metadata, location: keyNode.location,
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
     }
 
     private mutating func readFields(_ entries: [YAMLMappingEntry]) {
-        for entry in entries {
-            guard let name = entry.key.scalarText, accepts(name) else {
-                let name = entry.key.scalarText ?? "?"
-                let hint =
-                    kind == .preference && Self.flagOnlyFields.contains(name)
-                    ? "; preferences cannot have '\(name)' (it is for flags)"
-                    : Suggestions.didYouMean(name, among: allowedFields)
-                error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
-                continue
-            }
+        fields = DefinitionFields(entries, isFlag: kind == .flag)
+        for index in fields.refusedIndices {
+            let entry = entries[index]
+            let name = entry.key.scalarText ?? "?"
+            let hint =
+                kind == .preference && Self.flagOnlyFields.contains(name)
+                ? "; preferences cannot have '\(name)' (it is for flags)"
+                : Suggestions.didYouMean(name, among: allowedFields)
+            error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
         }
-        fields = DefinitionFields(entries)
     }
 
     /// The type (declared, or inferred from the variants or the default), the raw variants,
     /// and whether the variants (with no declared type) hold values of several types.
     private mutating func readTypeAndVariants() -> (FlagType, [(String, YAMLNode)], mixesTypes: Bool)? {
         var declared: FlagType?
-        if let node = fields["type"] {
+        if let node = fields[.type] {
             guard let type = node.scalarText.flatMap(FlagType.init(rawValue:)) else {
                 let text = node.scalarText ?? node.kindDescription
                 let names = FlagType.allCases.map(\.rawValue)
@@ -129,7 +112,7 @@ struct DefinitionEntryReader {
             declared = type
         }
         var variants: [(String, YAMLNode)] = []
-        if let node = fields["variants"] {
+        if let node = fields[.variants] {
             guard let entries = node.mappingEntries, !entries.isEmpty else {
                 error(at: node.location, "'\(key)' variants must be a non-empty mapping of names to values")
                 return nil
@@ -152,7 +135,7 @@ struct DefinitionEntryReader {
             }
         }
         if let declared { return (declared, variants, false) }
-        guard let defaultNode = fields["default"] else {
+        guard let defaultNode = fields[.default] else {
             error(at: keyLocation, "'\(key)' needs a default (and optionally a type); add 'default: <value>'")
             return nil
         }
@@ -189,7 +172,7 @@ struct DefinitionEntryReader {
         if kinds.count == 1 { return (kinds.first!, false) }
         if kinds == [.int, .double] { return (.double, false) }
         if kinds.isEmpty { return nil }
-        let defaultName = fields["defaultVariant"]?.scalarText
+        let defaultName = fields[.defaultVariant]?.scalarText
         let defaultNode = variants.first { $0.0.isExactly(defaultName ?? "") }?.1
         let chosenNode = defaultNode ?? variants[0].1
         let chosen = FlagType(of: JSONValue(chosenNode)) ?? types.min { $0.value < $1.value }!.key
@@ -209,24 +192,5 @@ extension DefinitionEntryReader {
         let aliases = ["boolean": "bool", "integer": "int", "float": "double", "number": "double"]
         if let canonical = aliases[text.lowercased()] { return "; did you mean '\(canonical)'?" }
         return Suggestions.didYouMean(text, among: FlagType.allCases.map(\.rawValue))
-    }
-}
-
-/// The fields of one definition entry: a view of the entry's own mapping, searched linearly.
-/// An entry has a handful of fields, and a dictionary (or even a copy) per entry costs more
-/// in hashing and allocation than it saves, over ten thousand entries. Unknown fields are
-/// reported when read and never looked up.
-struct DefinitionFields {
-    private var entries: [YAMLMappingEntry] = []
-
-    init() {}
-
-    init(_ entries: [YAMLMappingEntry]) {
-        self.entries = entries
-    }
-
-    /// The node of the field named `name`, if the entry has it.
-    subscript(name: String) -> YAMLNode? {
-        entries.first { $0.key.scalarText == name }?.value
     }
 }

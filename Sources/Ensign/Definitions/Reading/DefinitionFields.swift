@@ -1,0 +1,122 @@
+import EnsignYAML
+
+/// A field a definition entry may have (`type:`, `default:`, …).
+enum DefinitionField: Int, CaseIterable {
+    case type, `default`, description, owner, expires, environments, `enum`, minimum, maximum, metadata, swiftType
+    case variants, defaultVariant, state, targeting
+
+    /// The field's name in a file.
+    var name: String {
+        switch self {
+        case .type: "type"
+        case .default: "default"
+        case .description: "description"
+        case .owner: "owner"
+        case .expires: "expires"
+        case .environments: "environments"
+        case .enum: "enum"
+        case .minimum: "minimum"
+        case .maximum: "maximum"
+        case .metadata: "metadata"
+        case .swiftType: "swiftType"
+        case .variants: "variants"
+        case .defaultVariant: "defaultVariant"
+        case .state: "state"
+        case .targeting: "targeting"
+        }
+    }
+
+    /// Whether only flags (not preferences) have this field: flagd's long form.
+    var isFlagOnly: Bool { rawValue >= DefinitionField.variants.rawValue }
+
+    /// The field called `name`, or `nil` for an unknown one.
+    ///
+    /// Picks the one candidate by length and first byte, then compares once with `==`
+    /// (immediate for the small strings keys are), instead of comparing with every name: it
+    /// runs for every field of every definition. Text of another length or first byte is
+    /// never canonically equivalent to these ASCII names (the one ASCII letter with a
+    /// singleton decomposition, K from U+212A, is in none of them).
+    init?(named name: String) {
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return nil }
+        let candidate: DefinitionField
+        switch (utf8.count, first) {
+        case (4, UInt8(ascii: "t")): candidate = .type
+        case (4, UInt8(ascii: "e")): candidate = .enum
+        case (5, UInt8(ascii: "o")): candidate = .owner
+        case (5, UInt8(ascii: "s")): candidate = .state
+        case (7, UInt8(ascii: "d")): candidate = .default
+        case (7, UInt8(ascii: "e")): candidate = .expires
+        case (7, UInt8(ascii: "m")): candidate = utf8.dropFirst().first == UInt8(ascii: "i") ? .minimum : .maximum
+        case (8, UInt8(ascii: "m")): candidate = .metadata
+        case (8, UInt8(ascii: "v")): candidate = .variants
+        case (9, UInt8(ascii: "s")): candidate = .swiftType
+        case (9, UInt8(ascii: "t")): candidate = .targeting
+        case (11, UInt8(ascii: "d")): candidate = .description
+        case (12, UInt8(ascii: "e")): candidate = .environments
+        case (14, UInt8(ascii: "d")): candidate = .defaultVariant
+        default: return nil
+        }
+        guard name == candidate.name else { return nil }
+        self = candidate
+    }
+}
+
+/// The fields of one definition entry, indexed once when the entry is read: each lookup is
+/// then a shift and an array access, where scanning the entry's keys with `String ==` for
+/// every field asked for (fifteen per entry) was a fifth of loading a large file.
+///
+/// Unknown fields are reported when the entry is read and never looked up.
+struct DefinitionFields {
+    private var entries: [YAMLMappingEntry] = []
+    /// One byte per ``DefinitionField`` (by raw value, eight to a word): 0 when the entry does
+    /// not have the field, else the entry's index plus one; ``beyondIndex`` for an index too
+    /// large for a byte (an entry with hundreds of keys), found by scanning instead.
+    private var slots: (UInt64, UInt64) = (0, 0)
+
+    private static let beyondIndex: UInt64 = 0xFF
+
+    init() {}
+
+    /// The indices of the entries the entry's kind does not accept, in file order: unknown
+    /// fields, and flagd's long-form fields in a preference (indexed all the same).
+    private(set) var refusedIndices: [Int] = []
+
+    /// Indexes the known fields of `entries` (keys are unique: the parser refuses duplicates);
+    /// `isFlag` tells whether the long-form fields are accepted.
+    init(_ entries: [YAMLMappingEntry], isFlag: Bool) {
+        self.entries = entries
+        for (index, entry) in entries.enumerated() {
+            guard let name = entry.key.scalarText, let field = DefinitionField(named: name) else {
+                refusedIndices.append(index)
+                continue
+            }
+            if field.isFlagOnly, !isFlag { refusedIndices.append(index) }
+            setSlot(field, to: index < Int(Self.beyondIndex) - 1 ? UInt64(index + 1) : Self.beyondIndex)
+        }
+    }
+
+    /// The node of `field`, if the entry has it.
+    subscript(field: DefinitionField) -> YAMLNode? {
+        let slot = self.slot(field)
+        if slot == 0 { return nil }
+        if slot == Self.beyondIndex {
+            return entries.first { $0.key.scalarText.flatMap(DefinitionField.init(named:)) == field }?.value
+        }
+        return entries[Int(slot) - 1].value
+    }
+
+    private func slot(_ field: DefinitionField) -> UInt64 {
+        let shift = UInt64(field.rawValue % 8) * 8
+        return ((field.rawValue < 8 ? slots.0 : slots.1) >> shift) & 0xFF
+    }
+
+    private mutating func setSlot(_ field: DefinitionField, to value: UInt64) {
+        let shift = UInt64(field.rawValue % 8) * 8
+        if field.rawValue < 8 {
+            slots.0 = slots.0 & ~(0xFF << shift) | value << shift
+        } else {
+            slots.1 = slots.1 & ~(0xFF << shift) | value << shift
+        }
+    }
+}

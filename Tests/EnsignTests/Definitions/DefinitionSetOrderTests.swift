@@ -1,0 +1,32 @@
+import Testing
+
+@testable import Ensign
+
+/// A definition set's keys are in `String` order, whether they are compared by bytes (ASCII
+/// keys) or as strings.
+@Suite("Definition set key order")
+struct DefinitionSetOrderTests {
+    @Test("Keys sort as String sorts them, ASCII or not")
+    func order() {
+        let keys = [
+            "b", "a.b", "a-b", "A", "a", "ab", "a.a", "Z9", "_x", "e\u{301}x", "f", "é", "ea", "zz", "\u{1F600}", "e",
+            "café", "cafe", "cafe\u{301}s",
+        ]
+        var text = "version: 1\nflags:\n"
+        for key in keys {
+            let escaped = key.unicodeScalars.map {
+                $0.isASCII ? String($0) : "\\U\(String($0.value, radix: 16).leftPadded)"
+            }
+            text += "  \"\(escaped.joined())\": { default: true }\n"
+        }
+        let loaded = loadDefinitions(["flags/app.yaml": text])
+        #expect(!loaded.diagnostics.containsErrors, "\(loaded.diagnostics)")
+        #expect(loaded.definitions.keys == keys.sorted())
+        #expect(loaded.definitions.keys.count == keys.count)
+    }
+}
+
+extension String {
+    /// Eight hexadecimal digits, for a YAML `\U` escape.
+    fileprivate var leftPadded: String { String(repeating: "0", count: max(0, 8 - count)) + self }
+}
