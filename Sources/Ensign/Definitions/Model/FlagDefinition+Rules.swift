@@ -73,7 +73,7 @@ extension FlagDefinition {
             }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(256)
-            value.appendCompactJSON(to: &bytes)
+            value.appendJSON(to: &bytes, sortingMembers: false)
             self = .text(String(decoding: bytes, as: UTF8.self))
         }
 
@@ -83,7 +83,7 @@ extension FlagDefinition {
             case .value(let value):
                 return value
             case .text(let text):
-                // The text was written from a value by `jsonText`, so it parses; `.null` is unreachable.
+                // The text was written from a value by `appendJSON`, so it parses; `.null` is unreachable.
                 let node = try? YAMLParser().documents(fromJSON: Array(text.utf8), file: "").first
                 return node.map(JSONValue.init) ?? .null
             }
@@ -92,57 +92,8 @@ extension FlagDefinition {
 }
 
 extension JSONValue {
-    /// Appends the value as JSON that reads back as this very value: like ``jsonText`` but
-    /// written as UTF-8 bytes in one pass, members in storage order (the order does not
-    /// matter to the reader), as loading compacts a thousand rules with it.
-    fileprivate func appendCompactJSON(to output: inout [UInt8]) {
-        switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): output.append(contentsOf: value.description.utf8)
-        // Swift writes the shortest text that reads back exactly, with `.0` on whole numbers.
-        case .double(let value): output.append(contentsOf: value.description.utf8)
-        case .string(let value): Self.appendCompactQuoted(value, to: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.appendCompactJSON(to: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.appendCompactQuoted(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                member.value.appendCompactJSON(to: &output)
-            }
-            output.append(UInt8(ascii: "}"))
-        }
-    }
-
-    /// Appends `string` quoted, with the escapes JSON requires (other UTF-8 bytes as they are).
-    private static func appendCompactQuoted(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether ``appendCompactJSON(to:)`` reads back as this very value (every double finite and not `-0.0`).
+    /// Whether ``appendJSON(to:sortingMembers:)`` reads back as this very value (every double
+    /// finite and not `-0.0`).
     fileprivate var hasExactJSONText: Bool {
         switch self {
         case .null, .bool, .int, .string: return true
