@@ -131,9 +131,11 @@ struct RobustnessTests {
             }
         }
         // Blocking on the stalled client would hang here forever; a generous bound catches
-        // a write that waits for a client at all.
+        // a write that waits for a client at all. The single slowest write gets 5 s: a loaded
+        // 2-core machine once took 1.4 s for one (scheduling), while a write that waited for the
+        // stalled client would wait for good.
         #expect(total < .seconds(30))
-        #expect(slowest < .seconds(1))
+        #expect(slowest < .seconds(5))
         #expect(try other.get("beneficiaries.pageSize").value == .int(5 + 4999 % 90))
         var dropped = 0
         var lastValue: JSONValue?
