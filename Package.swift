@@ -46,8 +46,11 @@ let package = Package(
         .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
-        // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
-        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML"]),
+        // A small HTTP/1.1 client over POSIX sockets (plain http, no Foundation), with the thread
+        // and cancellation its blocking callers use: shared by the etcd and OFREP sources.
+        .target(name: "EnsignHTTP", dependencies: ["Ensign"]),
+        // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
+        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
@@ -59,7 +62,8 @@ let package = Package(
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(
-            name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet"]),
+            name: "EnsignFuzz",
+            dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP"]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
@@ -119,10 +123,12 @@ let package = Package(
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
+        .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [
-                "EnsignFleet", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport", "EnsignTesting",
+                "EnsignFleet", "EnsignHTTP", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport",
+                "EnsignTesting",
             ]),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(

@@ -4,18 +4,29 @@
 ///
 /// Requests ask the server to close the connection afterwards; etcd's gateway answers on
 /// loopback in well under a millisecond, so pooling is not worth its state.
-struct HTTPConnection {
-    let endpoint: HTTPEndpoint
+package struct HTTPConnection {
+    package let endpoint: HTTPEndpoint
     /// How long connecting may take.
-    var dialTimeout: Duration
+    package var dialTimeout: Duration
     /// Wakes every wait when the owner stops.
-    var cancellation: Cancellation?
+    package var cancellation: Cancellation?
     /// The largest complete body accepted.
-    var maximumBodySize = 64 << 20
+    package var maximumBodySize = 64 << 20
+
+    /// A connection to `endpoint` that may take `dialTimeout` to connect, its waits woken by `cancellation`.
+    package init(
+        endpoint: HTTPEndpoint, dialTimeout: Duration, cancellation: Cancellation? = nil,
+        maximumBodySize: Int = 64 << 20
+    ) {
+        self.endpoint = endpoint
+        self.dialTimeout = dialTimeout
+        self.cancellation = cancellation
+        self.maximumBodySize = maximumBodySize
+    }
 
     /// Sends `request` and returns the whole response; everything (connect included) must
     /// finish within `timeout`.
-    func send(_ request: HTTPRequest, timeout: Duration) throws(HTTPError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest, timeout: Duration) throws(HTTPError) -> HTTPResponse {
         let deadline = ContinuousClock.now + timeout
         var body: [UInt8] = []
         var sizeError: HTTPError?
@@ -35,7 +46,7 @@ struct HTTPConnection {
     /// of the decoded body as soon as it arrives, until the body ends, `onBody` returns
     /// false, or an error. The head must arrive within `headTimeout`; afterwards each wait
     /// for more bytes may last `idleTimeout` (`nil`: as long as the stream lives).
-    func stream(
+    package func stream(
         _ request: HTTPRequest, headTimeout: Duration, idleTimeout: Duration?,
         onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
     ) throws {

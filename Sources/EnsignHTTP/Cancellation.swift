@@ -6,18 +6,18 @@ import Ensign
     import Darwin
 #endif
 
-/// A one-way switch that wakes every blocking wait of the fleet source: socket reads and
+/// A one-way switch that wakes every blocking wait of a client that blocks (the fleet and remote sources): socket reads and
 /// writes poll its descriptor together with the socket, and backoff waits poll it alone, so
 /// ``cancel()`` interrupts them at once instead of after a timeout.
 ///
 /// It is a pipe: cancelling writes one byte, which makes the read end readable for good.
-final class Cancellation: Sendable {
+package final class Cancellation: Sendable {
     /// The read end, polled by waits.
-    let descriptor: Int32
+    package let descriptor: Int32
     private let writeEnd: Int32
     private let cancelled = LockedState(false)
 
-    init() {
+    package init() {
         var ends: [Int32] = [-1, -1]
         let result = ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
         precondition(result == 0, "pipe() failed: \(String(cString: strerror(errno)))")
@@ -35,10 +35,10 @@ final class Cancellation: Sendable {
     }
 
     /// Whether ``cancel()`` has been called.
-    var isCancelled: Bool { cancelled.withLock { $0 } }
+    package var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Wakes every current and future wait; later calls do nothing.
-    func cancel() {
+    package func cancel() {
         let first = cancelled.withLock { cancelled in
             defer { cancelled = true }
             return !cancelled
@@ -49,7 +49,7 @@ final class Cancellation: Sendable {
     }
 
     /// Waits for `duration` unless cancelled first; returns whether it was cancelled.
-    func sleep(for duration: Duration) -> Bool {
+    package func sleep(for duration: Duration) -> Bool {
         let deadline = ContinuousClock.now + duration
         while !isCancelled {
             let remaining = Deadline.milliseconds(until: deadline)
@@ -62,10 +62,10 @@ final class Cancellation: Sendable {
 }
 
 /// Converts deadlines into `poll(2)` timeouts.
-enum Deadline {
+package enum Deadline {
     /// Milliseconds from now until `deadline` (rounded up, 0 once it has passed), or -1
     /// (wait without limit) when there is no deadline.
-    static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+    package static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
         guard let deadline else { return -1 }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }

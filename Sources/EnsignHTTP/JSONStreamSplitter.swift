@@ -12,7 +12,7 @@ package struct JSONStreamSplitter {
     private var valueStart: Int?
 
     /// The largest single value accepted.
-    let maximumValueSize: Int
+    package let maximumValueSize: Int
 
     /// A splitter at the start of a stream.
     package init(maximumValueSize: Int = 64 << 20) {

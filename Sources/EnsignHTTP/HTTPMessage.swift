@@ -1,11 +1,18 @@
 /// An HTTP/1.1 request: method, path, headers and body.
-struct HTTPRequest: Sendable {
-    var method: String
-    var path: String
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+package struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …
+    package var method: String
+    /// The path and query, after the endpoint's base path.
+    package var path: String
+    /// Header fields besides `Host`, `Content-Length` and `Connection`.
+    package var headers: [(name: String, value: String)]
+    /// The body bytes.
+    package var body: [UInt8]
 
-    init(method: String = "POST", path: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    /// A request; a `POST` by default.
+    package init(
+        method: String = "POST", path: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -13,7 +20,7 @@ struct HTTPRequest: Sendable {
     }
 
     /// The request's bytes for `endpoint`, with `Host`, `Content-Length` and `Connection: close`.
-    func serialized(for endpoint: HTTPEndpoint) -> [UInt8] {
+    package func serialized(for endpoint: HTTPEndpoint) -> [UInt8] {
         var text = "\(method) \(endpoint.basePath)\(path) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
@@ -88,9 +95,18 @@ package struct HTTPResponseHead: Sendable {
 }
 
 /// A complete response.
-struct HTTPResponse: Sendable {
-    var head: HTTPResponseHead
-    var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    /// The status line and headers.
+    package var head: HTTPResponseHead
+    /// The whole body, decoded.
+    package var body: [UInt8]
 
-    var status: Int { head.status }
+    /// A response with `head` and `body`.
+    package init(head: HTTPResponseHead, body: [UInt8]) {
+        self.head = head
+        self.body = body
+    }
+
+    /// The status code.
+    package var status: Int { head.status }
 }

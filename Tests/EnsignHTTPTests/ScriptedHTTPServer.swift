@@ -1,7 +1,7 @@
 import Ensign
 import Foundation
 
-@testable import EnsignFleet
+@testable import EnsignHTTP
 
 /// A one-connection HTTP server for client tests: it accepts one connection on loopback and
 /// runs a script against it (read the request, write bytes, pause, wait for the test), then
@@ -14,14 +14,14 @@ final class ScriptedHTTPServer: Sendable {
 
     init(_ script: @escaping @Sendable (ScriptedConnection) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = TCPProxy.loopback(port: 0)
+        var address = Self.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
             }
         }
-        guard ok else { throw EtcdTestError("the scripted server cannot listen") }
+        guard ok else { throw ScriptedServerError() }
         port = Int(UInt16(bigEndian: address.sin_port))
         let request = self.request
         thread = WorkerThread(name: "scripted-http") {
@@ -34,6 +34,31 @@ final class ScriptedHTTPServer: Sendable {
             script(connection)
             close(client)
         }
+    }
+
+    /// An IPv4 loopback address at `port` (0: any free port).
+    static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    /// A loopback port nothing listens on now.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ScriptedServerError() }
+        defer { close(descriptor) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ScriptedServerError() }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -104,4 +129,9 @@ struct ScriptedConnection: Sendable {
             if descriptors[0].revents != 0, read(descriptor, &buffer, buffer.count) <= 0 { return }
         }
     }
+}
+
+/// The scripted server could not listen on loopback.
+struct ScriptedServerError: Error, CustomStringConvertible {
+    var description: String { "the scripted server cannot listen" }
 }

@@ -6,13 +6,13 @@
 
 /// A dedicated, joinable thread for work that blocks (a watch stream's reads), so it never
 /// occupies a thread of Swift's cooperative pool, and so stopping can wait for it to end.
-final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     // The thread's handle, written once in init before any other thread can see `self`.
     private let handle: ThreadHandle
 
     /// Starts `body` on a new thread named `name` (on Linux, the first 15 bytes), so it is
     /// recognisable in debuggers and `/proc`.
-    init(name: String, _ body: @escaping @Sendable () -> Void) {
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
         #if os(Linux)
             var thread = pthread_t()
@@ -37,7 +37,7 @@ final class WorkerThread: Sendable {
     }
 
     /// Whether the caller is this thread.
-    var isCurrent: Bool {
+    package var isCurrent: Bool {
         #if os(Linux)
             pthread_equal(pthread_self(), handle.thread) != 0
         #else
@@ -47,7 +47,7 @@ final class WorkerThread: Sendable {
 
     /// Waits until the thread has finished. From the thread itself, detaches it instead
     /// (it finishes on its own once its body returns).
-    func join() {
+    package func join() {
         #if os(Linux)
             let thread = handle.thread
         #else
@@ -78,7 +78,7 @@ private final class ThreadBody: Sendable {
     let name: String
     let body: @Sendable () -> Void
 
-    init(name: String, body: @escaping @Sendable () -> Void) {
+    package init(name: String, body: @escaping @Sendable () -> Void) {
         self.name = name
         self.body = body
     }

@@ -6,12 +6,12 @@
 
 /// One TCP connection over POSIX sockets: connect with a timeout, and send and receive with
 /// deadlines. Every wait polls the socket together with a ``Cancellation``, so stopping
-/// interrupts it at once. The only place in EnsignFleet that touches sockets.
+/// interrupts it at once. The only place in the HTTP client that touches sockets.
 ///
 /// Not thread-safe: one thread uses a connection at a time.
-final class SocketConnection: HTTPByteSource {
-    private(set) var descriptor: Int32
-    let cancellation: Cancellation?
+package final class SocketConnection: HTTPByteSource {
+    package private(set) var descriptor: Int32
+    package let cancellation: Cancellation?
 
     private init(descriptor: Int32, cancellation: Cancellation?) {
         self.descriptor = descriptor
@@ -21,7 +21,7 @@ final class SocketConnection: HTTPByteSource {
     deinit { close() }
 
     /// Connects to `host:port`, trying each resolved address until one accepts within `timeout`.
-    static func connect(
+    package static func connect(
         host: String, port: Int, timeout: Duration, cancellation: Cancellation?
     ) throws(HTTPError) -> SocketConnection {
         let deadline = ContinuousClock.now + timeout
@@ -100,7 +100,7 @@ final class SocketConnection: HTTPByteSource {
     }
 
     /// Sends every byte before `deadline`.
-    func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) throws(HTTPError) {
+    package func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) throws(HTTPError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
@@ -118,7 +118,7 @@ final class SocketConnection: HTTPByteSource {
 
     /// Receives up to 64 KiB, appending them to `buffer`; returns how many (0 when the peer
     /// closed the connection).
-    func receive(
+    package func receive(
         into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, while activity: String
     ) throws(HTTPError) -> Int {
         let maximum = 65536
@@ -154,7 +154,7 @@ final class SocketConnection: HTTPByteSource {
     }
 
     /// Closes the socket; later calls do nothing.
-    func close() {
+    package func close() {
         guard descriptor >= 0 else { return }
         systemClose(descriptor)
         descriptor = -1

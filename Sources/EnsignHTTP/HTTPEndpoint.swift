@@ -2,18 +2,18 @@
 ///
 /// Only plain `http` is supported: TLS needs a TLS library, which this package cannot
 /// depend on (see the EnsignFleet documentation for how to reach a TLS-only etcd).
-struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
+package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The host name or address (IPv6 without brackets).
-    let host: String
+    package let host: String
     /// The TCP port.
-    let port: Int
+    package let port: Int
     /// A path prefix for every request, without a trailing slash (usually empty).
-    let basePath: String
+    package let basePath: String
     /// The URL as given, for messages.
-    let description: String
+    package let description: String
 
     /// Parses `url`: `http://127.0.0.1:2379`, `http://etcd-0.etcd:2379/`, `http://[::1]:2379`.
-    init(_ url: String) throws(HTTPError) {
+    package init(_ url: String) throws(HTTPError) {
         let text = url.trimmingSpaces
         guard let schemeEnd = text.firstRange(of: "://") else {
             throw .invalidURL(url, reason: "expected http://host:port")
@@ -70,7 +70,7 @@ struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `Host` header's value.
-    var hostHeader: String {
+    package var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port == 80 ? name : "\(name):\(port)"
     }
@@ -78,7 +78,7 @@ struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and line breaks.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return ""

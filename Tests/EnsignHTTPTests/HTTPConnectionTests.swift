@@ -2,7 +2,7 @@ import Ensign
 import Foundation
 import Testing
 
-@testable import EnsignFleet
+@testable import EnsignHTTP
 
 @Suite("HTTP/1.1 client over sockets")
 struct HTTPConnectionTests {
@@ -148,7 +148,7 @@ struct HTTPConnectionTests {
 
     @Test("A refused connection fails at once")
     func refused() throws {
-        let port = try EtcdCluster.freePort()
+        let port = try ScriptedHTTPServer.freePort()
         let client = HTTPConnection(endpoint: try HTTPEndpoint("http://127.0.0.1:\(port)"), dialTimeout: .seconds(2))
         let start = ContinuousClock.now
         #expect {
@@ -189,27 +189,5 @@ struct HTTPEndpointTests {
         arguments: ["127.0.0.1:2379", "ftp://x:1", "http://:2379", "http://x:99999", "http://u:p@x:1"])
     func refusesMalformed(url: String) {
         #expect(throws: HTTPError.self) { _ = try HTTPEndpoint(url) }
-    }
-}
-
-@Suite("Reconnection backoff")
-struct BackoffTests {
-    @Test("Delays double up to the maximum and jitter only shortens them")
-    func bounds() {
-        let backoff = EtcdBackoff(initial: .milliseconds(50), maximum: .seconds(2), jitter: 0.5)
-        for failures in 1...12 {
-            let nominal = min(Duration.milliseconds(50) * (1 << min(failures - 1, 20)), .seconds(2))
-            for _ in 0..<50 {
-                let delay = backoff.delay(afterFailures: failures)
-                #expect(delay <= nominal && delay >= nominal / 2, "after \(failures) failures: \(delay)")
-            }
-        }
-    }
-
-    @Test("Jitter spreads the delays of a fleet reconnecting at once")
-    func jitterSpreads() {
-        let backoff = EtcdBackoff()
-        let delays = Set((0..<100).map { _ in backoff.delay(afterFailures: 3) })
-        #expect(delays.count > 50)
     }
 }
