@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
+        .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
         .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
         // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):
@@ -48,6 +50,9 @@ let package = Package(
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
         // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
         .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML"]),
+        // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
+        // answers requests from an AppContext; no sockets, so the remote source and tests share it.
+        .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
@@ -117,6 +122,7 @@ let package = Package(
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu",
             ]),
+        .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
         .testTarget(
