@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
+        .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
         .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
         // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):
@@ -51,6 +53,9 @@ let package = Package(
         .target(name: "EnsignHTTP", dependencies: ["Ensign"]),
         // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
         .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
+        // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
+        // answers requests from an AppContext; no sockets, so the remote source and tests share it.
+        .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
@@ -121,6 +126,7 @@ let package = Package(
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu",
             ]),
+        .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
         .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign"]),
