@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        .library(name: "EnsignRemote", targets: ["EnsignRemote"]),
         // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
         .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
@@ -56,6 +57,9 @@ let package = Package(
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
         // answers requests from an AppContext; no sockets, so the remote source and tests share it.
         .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
+        // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
+        // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
+        .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
