@@ -64,7 +64,8 @@ let package = Package(
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(
-            name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet"]),
+            name: "EnsignFuzz",
+            dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignOFREP"]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
