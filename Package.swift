@@ -53,10 +53,20 @@ let package = Package(
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
         // answers requests from an AppContext; no sockets, so the remote source and tests share it.
         .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
+        // libmicrohttpd's C API and nothing else; only EnsignServe imports it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // `ensign serve`'s HTTP server: the OFREP service and its event stream over libmicrohttpd,
+        // bounded (connections, memory, bodies, headers, time-outs). Never a dependency of the core.
+        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignOFREP", "CMicroHTTPD"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
+                "EnsignOFREP", "EnsignServe",
             ]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
