@@ -57,6 +57,15 @@ let package = Package(
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
         // answers requests from an AppContext; no sockets, so the remote source and tests share it.
         .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
+        // libmicrohttpd's C API and nothing else; only EnsignServe imports it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // `ensign serve`'s HTTP server: the OFREP service and its event stream over libmicrohttpd,
+        // bounded (connections, memory, bodies, headers, time-outs). Never a dependency of the core.
+        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignOFREP", "CMicroHTTPD"]),
         // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
         // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
         .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
@@ -64,6 +73,7 @@ let package = Package(
             name: "EnsignCLI",
             dependencies: [
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
+                "EnsignOFREP", "EnsignServe",
             ]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
@@ -72,7 +82,10 @@ let package = Package(
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(
             name: "EnsignFuzz",
-            dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP"]),
+            dependencies: [
+                "Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP", "EnsignOFREP",
+                "EnsignRemote",
+            ]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
@@ -140,6 +153,15 @@ let package = Package(
                 "EnsignFleet", "EnsignHTTP", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport",
                 "EnsignTesting",
             ]),
+        .testTarget(
+            name: "EnsignRemoteTests",
+            dependencies: [
+                "EnsignRemote", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignTesting",
+                "EnsignTestSupport",
+                "EnsignCLI", "EnsignRemoteProbe",
+            ]),
+        // Writes the remote cache in a loop, for the test that kills it with SIGKILL mid-write.
+        .executableTarget(name: "EnsignRemoteProbe", dependencies: ["EnsignRemote"], path: "Tests/EnsignRemoteProbe"),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

@@ -55,16 +55,7 @@ public final class OFREPService: Sendable {
             return Self.generalError(
                 405, "\(route.method) only, not \(request.method)", headers: [("Allow", route.method)])
         }
-        if let credentials = options.credentials {
-            switch credentials.check(request) {
-            case .accepted: break
-            case .missing:
-                return Self.generalError(
-                    401, "send the token as 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
-                    headers: [("WWW-Authenticate", "Bearer")])
-            case .wrong: return Self.generalError(403, "the token is not accepted")
-            }
-        }
+        if let refusal = authorizationFailure(for: request) { return refusal }
         guard request.body.count <= options.maximumBodyBytes else {
             return Self.generalError(413, "the body is over \(options.maximumBodyBytes) bytes")
         }
@@ -73,6 +64,21 @@ public final class OFREPService: Sendable {
         case .bulk: return evaluateBulk(request)
         case .configuration: return .json(200, configuration.jsonText)
         case .unknown: return Self.generalError(404, "no OFREP endpoint at '\(request.path)'")
+        }
+    }
+
+    /// The 401 (no credentials) or 403 (wrong ones) for a request, when the service has
+    /// credentials and the request does not carry them; `nil` when it may go on. The HTTP
+    /// server checks its event stream with it too.
+    public func authorizationFailure(for request: OFREPHTTPRequest) -> OFREPHTTPResponse? {
+        guard let credentials = options.credentials else { return nil }
+        switch credentials.check(request) {
+        case .accepted: return nil
+        case .missing:
+            return Self.generalError(
+                401, "send the token as 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
+                headers: [("WWW-Authenticate", "Bearer")])
+        case .wrong: return Self.generalError(403, "the token is not accepted")
         }
     }
 
@@ -94,6 +100,14 @@ public final class OFREPService: Sendable {
                 type: OFREPEventData.refetchEvaluationType,
                 etag: OFREPEntityTag.configurationTag(process: processTag, generation: generation),
                 lastModified: lastModifiedSeconds.map(OFREPEventData.LastModified.seconds)))
+    }
+
+    /// A JSON response with a general error body (`errorDetails` alone), for answers about
+    /// the request rather than a flag: 401, 405, 413, 431, 503, ….
+    public static func generalErrorResponse(
+        _ status: Int, _ details: String, headers: [(name: String, value: String)] = []
+    ) -> OFREPHTTPResponse {
+        generalError(status, details, headers: headers)
     }
 
     /// A general error body (`errorDetails` alone).

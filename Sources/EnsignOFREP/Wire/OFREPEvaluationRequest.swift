@@ -9,9 +9,11 @@ import Ensign
 /// print(request.jsonText)                 // {"context":{"plan":"pro","targetingKey":"user-1"}}
 /// ```
 ///
-/// The specification marks `targetingKey` required, but OpenFeature's providers send a
-/// context without one for anonymous users, so it is optional here; when present it must be
-/// a string. A flag that needs it (a `fractional` split) reports that at evaluation.
+/// The specification marks `context` and its `targetingKey` required, but OpenFeature's
+/// providers send a context without a targeting key for anonymous users, and the Python
+/// provider (0.3.0) sends `{}` when there is no context at all; so both are optional here
+/// (no `context` is the empty context), and each must have its type when present. A flag
+/// that needs a targeting key (a `fractional` split) reports that at evaluation.
 public struct OFREPEvaluationRequest: Sendable, Hashable {
     /// The context's members: `targetingKey` and the attributes, as sent.
     public var context: [String: JSONValue]
@@ -42,11 +44,11 @@ public struct OFREPEvaluationRequest: Sendable, Hashable {
 extension OFREPEvaluationRequest {
     /// Reads a request from a parsed body.
     ///
-    /// - Throws: ``OFREPWireError`` when the body is not an object, `context` is missing or
-    ///   not an object, or `context.targetingKey` is present but not a string.
+    /// - Throws: ``OFREPWireError`` when the body is not an object, `context` is not an
+    ///   object, or `context.targetingKey` is present but not a string.
     public init(json: JSONValue) throws(OFREPWireError) {
         let body = try OFREPObjectReader(json, path: "")
-        let context = try OFREPObjectReader(try body.required("context"), path: "context")
+        let context = try OFREPObjectReader(body.members["context"] ?? .object([:]), path: "context")
         _ = try context.optionalString("targetingKey")
         self.init(context: context.members)
     }

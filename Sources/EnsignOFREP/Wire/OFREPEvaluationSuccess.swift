@@ -7,6 +7,10 @@ import Ensign
 /// the member is then left out of the JSON, and `reason`, `variant` and `metadata` still say
 /// why.
 ///
+/// `variant` is always written, `null` when there is none: the specification makes it
+/// optional, but OpenFeature's Python provider (0.3.0) reads the member unconditionally, as
+/// flagd always sends it. A reader takes `null` and an absent member alike as no variant.
+///
 /// ```swift
 /// let success = OFREPEvaluationSuccess(key: "new-feature", value: .bool(true), reason: "TARGETING_MATCH", variant: "on")
 /// print(success.jsonText)  // {"key":"new-feature","reason":"TARGETING_MATCH","value":true,"variant":"on"}
@@ -35,12 +39,13 @@ public struct OFREPEvaluationSuccess: Sendable, Hashable {
         self.metadata = metadata
     }
 
-    /// The success as a JSON object; `value`, `variant` and an empty `metadata` are left out
-    /// when absent.
+    /// The success as a JSON object; `value` and an empty `metadata` are left out when
+    /// absent, and `variant` is `null` when there is none.
     public var json: JSONValue {
-        var members: [String: JSONValue] = ["key": .string(key), "reason": .string(reason)]
+        var members: [String: JSONValue] = [
+            "key": .string(key), "reason": .string(reason), "variant": variant.map(JSONValue.string) ?? .null,
+        ]
         if let value { members["value"] = value }
-        if let variant { members["variant"] = .string(variant) }
         if !metadata.isEmpty { members["metadata"] = .object(metadata) }
         return .object(members)
     }
@@ -66,7 +71,8 @@ extension OFREPEvaluationSuccess {
         }
         self.init(
             key: try object.requiredString("key"), value: value, reason: try object.requiredString("reason"),
-            variant: try object.optionalString("variant"), metadata: try object.metadata())
+            variant: object.members["variant"] == .null ? nil : try object.optionalString("variant"),
+            metadata: try object.metadata())
     }
 
     /// Parses and reads a single evaluation's 200 body; see ``init(json:path:)``.

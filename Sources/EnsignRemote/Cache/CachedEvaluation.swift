@@ -4,19 +4,19 @@ import EnsignOFREP
 /// The last good bulk evaluation, as the cache file keeps it: the flags (and the flag set's
 /// metadata), the `ETag` that came with them and when they were written. Never the event
 /// stream URLs, which may carry credentials (ADR 0008).
-struct CachedEvaluation: Sendable, Hashable {
+package struct CachedEvaluation: Sendable, Hashable {
     /// The flags and metadata, without event streams.
-    var response: OFREPBulkEvaluationResponse
+    package var response: OFREPBulkEvaluationResponse
     /// The response's `ETag`, sent as `If-None-Match` by the first request after a start.
-    var etag: String?
+    package var etag: String?
     /// When the evaluation was written.
-    var writtenAt: WallClockTime
+    package var writtenAt: WallClockTime
 
     /// The format's version; a file of another version is not used (and is replaced on the next write).
     static let version = 1
 
     /// An evaluation to keep; its event streams are dropped.
-    init(response: OFREPBulkEvaluationResponse, etag: String?, writtenAt: WallClockTime) {
+    package init(response: OFREPBulkEvaluationResponse, etag: String?, writtenAt: WallClockTime) {
         self.response = OFREPBulkEvaluationResponse(flags: response.flags, metadata: response.metadata)
         self.etag = etag
         self.writtenAt = writtenAt
@@ -65,7 +65,7 @@ struct CachedEvaluation: Sendable, Hashable {
     /// The key that ties a cached evaluation to its server and context: a 64-bit FNV-1a hash of
     /// the base URL and the context's JSON, so the file never holds the targeting key itself,
     /// and a context or server change never serves another's values.
-    static func cacheKey(baseURL: String, context: EvaluationContext) -> String {
+    package static func cacheKey(baseURL: String, context: EvaluationContext) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "ofrep-cache\n\(baseURL)\n\(context.jsonValue.jsonText)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

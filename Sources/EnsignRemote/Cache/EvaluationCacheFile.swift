@@ -17,20 +17,27 @@ import EnsignOFREP
 /// another user could redirect is refused, and nothing is read or written there; a file that
 /// does not parse is set aside as `<name>.corrupt-<time>` and not used. A crash during a write
 /// leaves the old file or the new one, never a mix.
-struct EvaluationCacheFile: Sendable {
+package struct EvaluationCacheFile: Sendable {
     /// The file.
-    let path: String
+    package let path: String
     /// Ties the file to its server and context (``CachedEvaluation/cacheKey(baseURL:context:)``).
-    let cacheKey: String
+    package let cacheKey: String
     /// How old an evaluation may be and still be used.
-    let timeToLive: Duration
+    package let timeToLive: Duration
+
+    /// The cache at `path` for `cacheKey`, whose evaluations are used until `timeToLive` old.
+    package init(path: String, cacheKey: String, timeToLive: Duration) {
+        self.path = path
+        self.cacheKey = cacheKey
+        self.timeToLive = timeToLive
+    }
 
     /// The largest file read (16 MiB, the largest response the source accepts).
     static let maximumSize = 16 << 20
 
     /// The cached evaluation if there is a usable one (this context's, not expired), and the
     /// problems found: a refused directory (an error), a file set aside (a warning).
-    func load(now: WallClockTime = .now()) -> (CachedEvaluation?, [Diagnostic]) {
+    package func load(now: WallClockTime = .now()) -> (CachedEvaluation?, [Diagnostic]) {
         do throws(FileSystem.Failure) {
             try FileSystem.checkStateDirectory(FileSystem.parentDirectory(of: path))
         } catch {
@@ -55,7 +62,7 @@ struct EvaluationCacheFile: Sendable {
     }
 
     /// Replaces the file with `evaluation`, durably; returns once it is on disk.
-    func store(_ evaluation: CachedEvaluation) throws(FileSystem.Failure) {
+    package func store(_ evaluation: CachedEvaluation) throws(FileSystem.Failure) {
         let bytes = Array(evaluation.json(cacheKey: cacheKey).jsonText.utf8)
         try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) in
             try FileSystem.writeAtomically(bytes, to: path)

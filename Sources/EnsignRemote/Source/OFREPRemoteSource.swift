@@ -154,7 +154,9 @@ public final class OFREPRemoteSource: ValueProvider {
             progress.delivered = delivered
             progress.isServingCache = true
         }
-        updates.replaceAll(provided.values, revision: nil, problems: provided.diagnostics, from: name + " (cached)")
+        let inForce = updates.replaceAll(
+            provided.values, revision: nil, problems: provided.diagnostics, from: name + " (cached)")
+        progress.update { $0.problems = inForce }
         return state
     }
 
@@ -171,6 +173,11 @@ public final class OFREPRemoteSource: ValueProvider {
         stopped.session.cancellation.cancel()
         stopped.thread?.join()
     }
+
+    /// Every problem the context reported for the last delivery: flags the server could not
+    /// evaluate (errors), values the app's definitions refuse (errors), and keys the app does not
+    /// define (warnings: they are ignored), each at `ofrep:<key>`; and the cache's problems.
+    public var problems: [Diagnostic] { progress.withLock { $0.problems } }
 
     /// Whether the server has answered since the source started (new values or a 304).
     public var isSynced: Bool { progress.withLock { $0.isSynced } }

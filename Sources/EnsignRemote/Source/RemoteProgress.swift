@@ -4,6 +4,9 @@ import Ensign
 struct RemoteProgress: Sendable {
     /// What the source last delivered (or holds from the cache before it is attached).
     var delivered = ProvidedValues()
+    /// Every problem the context reported for the last delivery: flags the server could not
+    /// evaluate, values the definitions refuse, keys the app does not define.
+    var problems: [Diagnostic] = []
     /// Whether the values in force came from the cache, not (yet) from the server.
     var isServingCache = false
     /// Whether a request has reached the server since the source started (a 200 or a 304).

@@ -216,8 +216,9 @@ final class RemoteSession: Sendable {
             progress.delivered = delivered
             progress.isServingCache = false
         }
-        updates.replaceAll(provided.values, revision: nil, problems: provided.diagnostics, from: name)
+        let inForce = updates.replaceAll(provided.values, revision: nil, problems: provided.diagnostics, from: name)
         progress.update { progress in
+            progress.problems = inForce
             progress.isSynced = true
             progress.lastError = nil
         }
