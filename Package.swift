@@ -144,6 +144,13 @@ let package = Package(
                 "EnsignControlProbe", "EnsignDebugMenu",
             ]),
         .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
+        // `ensign serve` over real sockets: raw HTTP (the fleet's reader parses the replies), the
+        // event stream, limits, and OpenFeature's own Python OFREP client against the CLI.
+        .testTarget(
+            name: "EnsignServeTests",
+            dependencies: [
+                "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignFleet", "EnsignCLI", "EnsignTestSupport",
+            ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
         .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign"]),

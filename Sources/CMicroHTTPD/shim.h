@@ -43,6 +43,12 @@ static inline uint16_t ensign_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/// How many connections the daemon has open.
+static inline unsigned int ensign_mhd_connection_count(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
 /// A content reader's "the stream is over".
 static inline ssize_t ensign_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 

@@ -115,6 +115,14 @@ public final class OFREPServer: Sendable {
         MHD_stop_daemon(pointer)
     }
 
+    /// How many connections are open (event streams included); 0 once stopped.
+    public var openConnectionCount: Int {
+        daemon.withLock { bits in
+            guard let pointer = OpaquePointer(bitPattern: bits) else { return 0 }
+            return Int(ensign_mhd_connection_count(pointer))
+        }
+    }
+
     /// How many event-stream clients are connected.
     public var eventStreamClientCount: Int { hub.clientCount }
 }
