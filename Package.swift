@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "EnsignServeTests",
             dependencies: [
-                "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignFleet", "EnsignCLI", "EnsignTestSupport",
+                "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),

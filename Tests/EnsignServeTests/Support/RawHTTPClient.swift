@@ -1,4 +1,4 @@
-import EnsignFleet
+import EnsignHTTP
 
 #if canImport(Glibc)
     import Glibc
