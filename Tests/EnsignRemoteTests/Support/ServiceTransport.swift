@@ -22,6 +22,10 @@ final class ServiceTransport: OFREPTransport {
         var requests: [HTTPRequest] = []
         /// Stream text not yet sent to the connected stream.
         var pendingEvents: [String] = []
+        /// Where each stream connection went.
+        var streamEndpoints: [HTTPEndpoint] = []
+        /// Whether stream connections are refused (with a 404) rather than served.
+        var refusesStreams = false
         /// Stream connections made.
         var streamConnections = 0
         /// Whether a stream is connected now.
@@ -78,11 +82,16 @@ final class ServiceTransport: OFREPTransport {
         try state.withLock { state throws(HTTPError) in
             guard !state.isDown else { throw .connectFailed("Connection refused") }
             state.requests.append(request)
+            state.streamEndpoints.append(endpoint)
             state.streamConnections += 1
             state.isStreaming = true
             state.pendingEvents = []
         }
         defer { state.withLock { $0.isStreaming = false } }
+        if state.withLock({ $0.refusesStreams }) {
+            try onHead(Self.response(status: 404, headers: [], body: []).head)
+            return
+        }
         try onHead(Self.response(status: 200, headers: [("Content-Type", "text/event-stream")], body: []).head)
         while true {
             let (events, isDown) = state.withLock { state in
