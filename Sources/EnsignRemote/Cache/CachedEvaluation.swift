@@ -23,7 +23,7 @@ package struct CachedEvaluation: Sendable, Hashable {
     }
 
     /// The file's JSON: `{"version":1,"cacheKey":…,"etag":…,"writtenAt":…,"data":{"flags":[…]}}`.
-    func json(cacheKey: String) -> JSONValue {
+    package func json(cacheKey: String) -> JSONValue {
         var members: [String: JSONValue] = [
             "version": .int(Self.version), "cacheKey": .string(cacheKey),
             "writtenAt": .double(writtenAt.secondsSince1970), "data": response.json,
@@ -36,7 +36,7 @@ package struct CachedEvaluation: Sendable, Hashable {
     /// when it is a valid file for another context, server or version.
     ///
     /// - Throws: why the file is not a cache file at all (it is then set aside).
-    static func read(_ json: JSONValue, cacheKey: String) throws(OFREPWireError) -> CachedEvaluation? {
+    package static func read(_ json: JSONValue, cacheKey: String) throws(OFREPWireError) -> CachedEvaluation? {
         guard case .object(let members) = json else {
             throw OFREPWireError(path: "", message: "the cache file does not hold a JSON object")
         }

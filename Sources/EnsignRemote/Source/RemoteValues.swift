@@ -5,10 +5,10 @@ import EnsignOFREP
 /// app's full key), a flag the server evaluated to its code default left out (the lower layers
 /// decide it, as ADR 0006 means), and a flag whose evaluation failed reported for that key
 /// alone while every other key keeps working.
-enum RemoteValues {
+package enum RemoteValues {
     /// The values and problems of `response`, with `origin` as each value's provenance
     /// (`ofrep http://127.0.0.1:8016`, followed by the variant when the server names one).
-    static func provided(from response: OFREPBulkEvaluationResponse, origin: String) -> ProvidedValues {
+    package static func provided(from response: OFREPBulkEvaluationResponse, origin: String) -> ProvidedValues {
         var values: [String: ProvidedValue] = [:]
         var problems: [Diagnostic] = []
         for flag in response.flags {
