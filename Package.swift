@@ -91,8 +91,8 @@ let package = Package(
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML",
-                .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignRemote",
+                "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
             ],
             path: "Sources/EnsignBenchmarks"
         ),
