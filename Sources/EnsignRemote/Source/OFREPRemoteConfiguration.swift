@@ -26,7 +26,7 @@ public struct OFREPRemoteConfiguration: Sendable {
     /// How old a cached evaluation may be and still be used at start (30 days).
     public var cacheTimeToLive: Duration
     /// How often to ask again when no event stream is connected (`nil`: never; then only event
-    /// streams, reconnections and a new start of the source fetch).
+    /// streams, reconnections and ``OFREPRemoteSource/refresh()`` fetch).
     public var pollInterval: Duration?
     /// Whether to follow the server's event streams (ADR 0008) when it offers them.
     public var followsEventStreams: Bool

@@ -179,6 +179,14 @@ public final class OFREPRemoteSource: ValueProvider {
     /// define (warnings: they are ignored), each at `ofrep:<key>`; and the cache's problems.
     public var problems: [Diagnostic] { progress.withLock { $0.problems } }
 
+    /// Asks the server now, instead of at the next poll or retry: call it when the app returns
+    /// to the foreground (ADR 0010). While an event stream is connected it changes nothing
+    /// (the stream already brings every change); a `Retry-After` in force is still obeyed.
+    public func refresh() {
+        let session = running.withLock { $0?.session }
+        session?.refresh.signal()
+    }
+
     /// Whether the server has answered since the source started (new values or a 304).
     public var isSynced: Bool { progress.withLock { $0.isSynced } }
 

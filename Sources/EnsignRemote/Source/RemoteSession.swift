@@ -16,6 +16,8 @@ final class RemoteSession: Sendable {
     let transport: any OFREPTransport
     let cache: EvaluationCacheFile?
     let cancellation: Cancellation
+    /// Wakes the loop out of a poll or backoff wait (``OFREPRemoteSource/refresh()``).
+    let refresh = RefreshSignal()
     let progress: LockedCondition<RemoteProgress>
     /// `ofrep http://127.0.0.1:8016`: the provenance and status source of live values.
     let name: String
@@ -62,7 +64,7 @@ final class RemoteSession: Sendable {
         var state = initial
         while !cancellation.isCancelled {
             guard fetch(.conditional, &state) else {
-                if cancellation.isCancelled || cancellation.sleep(for: failureDelay(state)) { break }
+                if cancellation.isCancelled || pause(failureDelay(state)) { break }
                 continue
             }
             if configuration.followsEventStreams, let stream = state.streams.first {
@@ -71,14 +73,10 @@ final class RemoteSession: Sendable {
                 state.streamFailures = connected ? 0 : state.streamFailures + 1
                 // A stream that failed to connect waits (polling meanwhile); one that ran and
                 // ended reconnects after a fresh fetch at once.
-                if !connected, cancellation.sleep(for: streamRetryDelay(state)) { break }
+                if !connected, pause(streamRetryDelay(state)) { break }
                 continue
             }
-            guard let interval = configuration.pollInterval else {
-                _ = cancellation.sleep(for: .seconds(365 * 24 * 3600))
-                break
-            }
-            if cancellation.sleep(for: interval) { break }
+            if pause(configuration.pollInterval ?? .seconds(365 * 24 * 3600)) { break }
         }
         progress.update { progress in
             progress.isStopped = true
@@ -234,6 +232,11 @@ final class RemoteSession: Sendable {
     }
 
     // MARK: Waiting
+
+    /// Waits `duration`, or less when ``refresh`` is signalled; returns whether it was cancelled.
+    private func pause(_ duration: Duration) -> Bool {
+        refresh.wait(for: duration, cancellation: cancellation) == .cancelled
+    }
 
     /// Exponential backoff with jitter (each wait between half and all of the nominal one),
     /// or longer when a `Retry-After` asks.

@@ -149,6 +149,37 @@ struct RemoteSourceTests {
         #expect(waitUntil("recovery", timeout: .seconds(10)) { context.status.fleet?.isReachable == true })
     }
 
+    @Test("refresh() fetches at once, without polling, and cuts a long backoff short when the server is back")
+    func refresh() throws {
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        server.state.withLock { $0.offersStream = false }
+        var configuration = testConfiguration(poll: nil)
+        configuration.initialBackoff = .seconds(60)
+        configuration.maximumBackoff = .seconds(60)
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(source.waitUntilSynced(timeout: .seconds(10)))
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 35)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(server.bulkRequests.count == 1, "no polling")
+        source.refresh()
+        #expect(
+            waitUntil("the refreshed value", timeout: .seconds(10)) {
+                context.value(forKeyNamed: "list.pageSize") == 35
+            })
+        server.state.withLock { $0.isDown = true }
+        source.refresh()
+        #expect(waitUntil("the outage", timeout: .seconds(10)) { context.status.fleet?.isReachable == false })
+        server.state.withLock { $0.isDown = false }
+        source.refresh()
+        #expect(
+            waitUntil("back without the 60 s backoff", timeout: .seconds(10)) {
+                context.status.fleet?.isReachable == true
+            })
+    }
+
     @Test("https and malformed base URLs are refused when the source is created")
     func refusesBadURLs() {
         for url in ["https://flags.example", "flags.example:8016", "http://:80"] {
