@@ -161,7 +161,7 @@ struct OpenFeatureClientTests {
         "Every testkit flag, for every context, evaluates through ensign serve as ensign eval says",
         .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func everyFlagAsEvalSays() throws {
-        try Self.client.prepare(for: "the ensign serve client tests")
+        try Self.client.prepare(for: "The ensign serve client test")
         let server = try Server(flags: Self.testkitFlags)
         let lines = try Self.evaluateWithPython(server: server)
         let flagCount =
@@ -191,7 +191,7 @@ struct OpenFeatureClientTests {
         "A live `ensign set` on the server reaches the Python client",
         .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func liveOverrideReachesTheClient() throws {
-        try Self.client.prepare(for: "the ensign serve client tests")
+        try Self.client.prepare(for: "The ensign serve client test")
         let server = try Server(flags: Self.testkitFlags)
         let before = try Self.evaluateWithPython(server: server, only: ["boolean-flag"])
         #expect(before.allSatisfy { $0["value"] == .bool(true) })

@@ -35,7 +35,7 @@ public struct PythonVirtualEnvironment: Sendable {
 
     /// Makes the environment unless a usable one is there.
     ///
-    /// - Parameter purpose: what needs it, for the error (`the ensign serve client tests`).
+    /// - Parameter purpose: what needs it, for the error (`The ensign serve client test`).
     public func prepare(for purpose: String) throws {
         if FileManager.default.isExecutableFile(atPath: python.path), (try? Self.run(python.path, ["-c", check])) == 0 {
             return
@@ -47,7 +47,7 @@ public struct PythonVirtualEnvironment: Sendable {
         guard try Self.run("/usr/bin/env", ["python3", "-m", "venv", staging.path]) == 0 else {
             throw Unavailable(
                 description:
-                    "\(purpose) need a Python virtual environment, and 'python3 -m venv' failed (Python 3 or its"
+                    "\(purpose) cannot run: it needs a Python virtual environment, and 'python3 -m venv' failed (Python 3 or its"
                     + " venv module is missing). To fix it: apt-get install -y python3 python3-venv, or run"
                     + " scripts/setup --with-test-tools.")
         }
@@ -56,8 +56,8 @@ public struct PythonVirtualEnvironment: Sendable {
             try Self.run(stagedPython, ["-c", check]) == 0
         else {
             throw Unavailable(
-                description: "\(purpose) need \(packages.joined(separator: " ")), and pip could not install them from"
-                    + " the Python package index. To fix it: connect to the index and run scripts/setup"
+                description: "\(purpose) cannot run: it needs \(packages.joined(separator: " ")), and pip could not"
+                    + " install them from the Python package index. To fix it: connect to the index and run scripts/setup"
                     + " --with-test-tools, or: python3 -m venv \(environment.path) && \(python.path) -m pip install "
                     + packages.joined(separator: " "))
         }
