@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML",
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignServe",
                 .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
             ],
             path: "Sources/EnsignBenchmarks"
