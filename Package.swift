@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "EnsignRemote", targets: ["EnsignRemote"]),
         // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
         .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
+        // `ensign serve`'s HTTP server (libmicrohttpd), for Swift servers that serve OFREP themselves.
+        .library(name: "EnsignServe", targets: ["EnsignServe"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
         .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
         // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):

@@ -1,3 +1,4 @@
+import Dispatch
 import Ensign
 import EnsignOFREP
 import Synchronization
@@ -14,12 +15,12 @@ final class EventStreamHub: Sendable {
         var lastGeneration: UInt64
         var isStopped = false
         var observation: ObservationToken?
-        var poller: Task<Void, Never>?
     }
 
     let service: OFREPService
     let options: OFREPServerOptions
     private let state: Mutex<State>
+    private let pollQueue = DispatchQueue(label: "ensign.serve.generation-poll")
 
     /// A hub for `service`'s context; it watches nothing until ``start()``.
     init(service: OFREPService, options: OFREPServerOptions) {
@@ -33,16 +34,19 @@ final class EventStreamHub: Sendable {
         let observation = service.context.observeAll(label: "ofrep event stream") { [weak self] _ in
             self?.announceIfChanged()
         }
-        let interval = options.generationPollInterval
-        let poller = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                self?.announceIfChanged()
-            }
-        }
-        state.withLock { state in
-            state.observation = observation
-            state.poller = poller
+        state.withLock { $0.observation = observation }
+        schedulePoll()
+    }
+
+    /// Polls the generation once after the interval, then again, until the hub stops. On a
+    /// Dispatch queue, not in a task: a server's request threads may hold every thread of
+    /// Swift's cooperative pool, and the poll must run anyway.
+    private func schedulePoll() {
+        let interval = DispatchTimeInterval.nanoseconds(Int(options.generationPollInterval.nanosecondsRounded))
+        pollQueue.asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self, !self.state.withLock({ $0.isStopped }) else { return }
+            self.announceIfChanged()
+            self.schedulePoll()
         }
     }
 
@@ -91,22 +95,27 @@ final class EventStreamHub: Sendable {
 
     /// Stops watching and ends every stream.
     func stop() {
-        let (clients, observation, poller) = state.withLock { state in
+        let (clients, observation) = state.withLock { state in
             state.isStopped = true
             defer {
                 state.clients = [:]
                 state.observation = nil
-                state.poller = nil
             }
-            return (Array(state.clients.values), state.observation, state.poller)
+            return (Array(state.clients.values), state.observation)
         }
         observation?.cancel()
-        poller?.cancel()
         for client in clients { client.close() }
     }
 
     /// Unix seconds, for the events' `lastModified`.
     static func now() -> Int {
         Int(WallClockTime.now().secondsSince1970)
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (at least 1), for Dispatch's intervals.
+    var nanosecondsRounded: Int64 {
+        max(1, components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
     }
 }
