@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "Ensign", targets: ["Ensign"]),
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
+        .library(name: "EnsignRemote", targets: ["EnsignRemote"]),
+        // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
+        .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
+        // `ensign serve`'s HTTP server (libmicrohttpd), for Swift servers that serve OFREP themselves.
+        .library(name: "EnsignServe", targets: ["EnsignServe"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
         .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
         // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):
@@ -46,12 +51,31 @@ let package = Package(
         .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
-        // The fleet layer from etcd: an HTTP/1.1 client over sockets, etcd's JSON gateway, the source.
-        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML"]),
+        // A small HTTP/1.1 client over POSIX sockets (plain http, no Foundation), with the thread
+        // and cancellation its blocking callers use: shared by the etcd and OFREP sources.
+        .target(name: "EnsignHTTP", dependencies: ["Ensign"]),
+        // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
+        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
+        // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
+        // answers requests from an AppContext; no sockets, so the remote source and tests share it.
+        .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
+        // libmicrohttpd's C API and nothing else; only EnsignServe imports it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // `ensign serve`'s HTTP server: the OFREP service and its event stream over libmicrohttpd,
+        // bounded (connections, memory, bodies, headers, time-outs). Never a dependency of the core.
+        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignOFREP", "CMicroHTTPD"]),
+        // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
+        // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
+        .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
+                "EnsignOFREP", "EnsignServe",
             ]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
@@ -59,14 +83,18 @@ let package = Package(
             path: "Sources/EnsignKeysPlugin"),
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(
-            name: "EnsignFuzz", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet"]),
+            name: "EnsignFuzz",
+            dependencies: [
+                "Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP", "EnsignOFREP",
+                "EnsignRemote",
+            ]),
         // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
         // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML",
-                .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
+                "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignRemote",
+                "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
             ],
             path: "Sources/EnsignBenchmarks"
         ),
@@ -117,13 +145,32 @@ let package = Package(
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu",
             ]),
+        .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
+        // `ensign serve` over real sockets: raw HTTP (the fleet's reader parses the replies), the
+        // event stream, limits, and OpenFeature's own Python OFREP client against the CLI.
+        .testTarget(
+            name: "EnsignServeTests",
+            dependencies: [
+                "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
+            ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
         .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
+        .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [
-                "EnsignFleet", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport", "EnsignTesting",
+                "EnsignFleet", "EnsignHTTP", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport",
+                "EnsignTesting",
             ]),
+        .testTarget(
+            name: "EnsignRemoteTests",
+            dependencies: [
+                "EnsignRemote", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignTesting",
+                "EnsignTestSupport",
+                "EnsignCLI", "EnsignRemoteProbe",
+            ]),
+        // Writes the remote cache in a loop, for the test that kills it with SIGKILL mid-write.
+        .executableTarget(name: "EnsignRemoteProbe", dependencies: ["EnsignRemote"], path: "Tests/EnsignRemoteProbe"),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

@@ -39,7 +39,9 @@ func runBenchmarks() -> Int32 {
                 RequestContextEntries.group(), ObserverFanOutEntries.group(), LoadEntries.group(),
                 MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
-            ] + [ValidateEntries.group()] + LatencyEntries.groups() + [FleetEntries.group()]
+            ] + [ValidateEntries.group()] + LatencyEntries.groups() + [
+                FleetEntries.group(), ServeEntries.group(), RemoteEntries.group(),
+            ]
         let runner = BenchmarkRunner(settings: settings)
         let selected = groups.filter(runner.selects)
         guard !selected.isEmpty else {

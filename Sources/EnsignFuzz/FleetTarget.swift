@@ -1,5 +1,6 @@
 import Ensign
 import EnsignFleet
+import EnsignHTTP
 
 /// The `fleet` target: what an etcd member (or anything listening at its address) sends the
 /// fleet client, read without a socket by the same readers the client uses.

@@ -8,7 +8,7 @@ import EnsignYAML
 enum FuzzTargets {
     /// Every target, in the order `scripts/fuzz` runs them. Each one's input format is
     /// documented at its function or type.
-    static let names = ["yaml", "targeting", "control", "session", "fleet", "directory", "bundle"]
+    static let names = ["yaml", "targeting", "control", "session", "fleet", "directory", "bundle", "ofrep", "remote"]
 
     /// Runs `bytes` through the target named `target`.
     static func run(_ target: String, _ bytes: [UInt8]) {
@@ -20,6 +20,8 @@ enum FuzzTargets {
         case "fleet": FleetTarget.run(bytes)
         case "directory": DirectoryTarget.run(bytes)
         case "bundle": BundleTarget.run(bytes)
+        case "ofrep": OFREPTarget.run(bytes)
+        case "remote": RemoteTarget.run(bytes)
         default: break
         }
     }

@@ -134,11 +134,9 @@ public final class AppContext: Sendable {
         let key = fullName(name)
         store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
         let snapshot = store.snapshot()
-        let entry = entry(named: key, relativeName: name, in: snapshot)
         return ResolutionDetails(
-            key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
-            errorCode: entry.errorCode, errorMessage: entry.errorMessage,
-            metadata: snapshot.definition(forKeyNamed: key)?.metadata ?? [:], source: entry.source)
+            key: key, entry: entry(named: key, relativeName: name, in: snapshot),
+            definition: snapshot.definition(forKeyNamed: key))
     }
 
     /// The resolved value of a key given by name (relative to this context's scope), or

@@ -6,21 +6,22 @@
 
 /// The POSIX calls persistence and watching need, with errors that name the path and the
 /// system's reason. The one place these calls live.
-enum FileSystem {
+package enum FileSystem {
     /// A failed system call: what was being done, to which path, and why.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
 
-        init(_ action: String, _ path: String, errno code: Int32 = errno) {
+        package init(_ action: String, _ path: String, errno code: Int32 = errno) {
             description = "cannot \(action) \(path): \(String(cString: strerror(code)))"
         }
 
-        init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
-    static func exists(_ path: String) -> Bool {
+    /// Whether anything (a link included, when it leads somewhere) exists at `path`.
+    package static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
@@ -32,7 +33,7 @@ enum FileSystem {
     /// The temporary file is created with `O_EXCL | O_NOFOLLOW` under a name nobody can
     /// predict, so a link planted in the directory is never followed; callers check the
     /// directory first (``checkPrivateDirectory(_:)``).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = parentDirectory(of: path)
         let (descriptor, temporary) = try createTemporaryFile(next: path)
         let fault = FileSystemFaults.fault(forWriting: path)
@@ -90,7 +91,7 @@ enum FileSystem {
     ///
     /// The directory is checked first and created private (0700) when missing; the lock file
     /// is opened without following links and must be a regular file of this user's.
-    static func withExclusiveLock<Result>(
+    package static func withExclusiveLock<Result>(
         for path: String, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let lockPath = path + ".lock"
@@ -114,7 +115,7 @@ enum FileSystem {
     ///
     /// The way to it is checked first, so that nothing is created where another user could
     /// change where the path leads, and again after, in case they changed it meanwhile.
-    static func preparePrivateDirectory(_ path: String) throws(Failure) {
+    package static func preparePrivateDirectory(_ path: String) throws(Failure) {
         let path = PathTrust.normalized(path)
         try checkWay(to: path)
         try createMissingDirectories(path)
@@ -134,7 +135,7 @@ enum FileSystem {
     /// Checks a state directory before anything is read or written in it, whether it exists
     /// yet or not: the directory itself when it does (``checkPrivateDirectory(_:)``), and the
     /// way to it in any case.
-    static func checkStateDirectory(_ path: String) throws(Failure) {
+    package static func checkStateDirectory(_ path: String) throws(Failure) {
         let path = PathTrust.normalized(path)
         var status = stat()
         if lstat(path, &status) == 0 { return try checkPrivateDirectory(path) }
@@ -147,7 +148,7 @@ enum FileSystem {
     /// user could change the way to it (`PathTrust`): otherwise another user could plant
     /// files or links in it, or put a directory of theirs in its place, for this process to
     /// read or follow. Trailing slashes do not make a link pass.
-    static func checkPrivateDirectory(_ path: String) throws(Failure) {
+    package static func checkPrivateDirectory(_ path: String) throws(Failure) {
         let path = PathTrust.normalized(path)
         var status = stat()
         guard lstat(path, &status) == 0 else { throw Failure("inspect", path) }
@@ -177,7 +178,7 @@ enum FileSystem {
     /// Keeps a copy of `path` as `<path>.corrupt-<UTC time>` (a hard link, so the file also
     /// stays where it is until the caller replaces it) and returns the copy's path. Where hard
     /// links are not supported, the file is renamed instead.
-    static func keepAside(_ path: String) throws(Failure) -> String {
+    package static func keepAside(_ path: String) throws(Failure) -> String {
         let aside = asideName(for: path)
         if link(path, aside) == 0 { return aside }
         guard rename(path, aside) == 0 else { throw Failure("set aside", path) }
@@ -195,7 +196,7 @@ enum FileSystem {
     }
 
     /// Removes a file; one that is already gone is not an error.
-    static func remove(_ path: String) throws(Failure) {
+    package static func remove(_ path: String) throws(Failure) {
         guard unlink(path) == 0 || errno == ENOENT else { throw Failure("remove", path) }
     }
 
@@ -213,7 +214,8 @@ enum FileSystem {
         return aside
     }
 
-    static func parentDirectory(of path: String) -> String {
+    /// The directory that holds `path` (`.` for a bare name, `/` for a file at the root).
+    package static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

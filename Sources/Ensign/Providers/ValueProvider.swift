@@ -40,8 +40,8 @@
 /// ```
 ///
 /// Conforming types: ``FileValueProvider`` (the ``ProviderLayer/files`` layer),
-/// ``InMemoryValueProvider`` (the ``ProviderLayer/fleet`` layer, for tests and previews) and
-/// EnsignFleet's `EtcdFleetSource`. EnsignTesting's `ValueProviderCompatibilityTest` checks a
+/// ``InMemoryValueProvider`` (the ``ProviderLayer/fleet`` layer, for tests and previews),
+/// EnsignFleet's `EtcdFleetSource` and EnsignRemote's `OFREPRemoteSource`. EnsignTesting's `ValueProviderCompatibilityTest` checks a
 /// provider against this contract; see <doc:ValueProviders>.
 ///
 /// ## Contract

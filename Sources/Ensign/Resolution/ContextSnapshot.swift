@@ -20,7 +20,12 @@ public final class ContextSnapshot: Sendable {
     let chunks: [[ResolvedEntry]]
     /// Increases with every snapshot of a root context; a child's snapshot carries the
     /// generation of the parent snapshot it was derived from.
-    let generation: UInt64
+    ///
+    /// Every write to the root (a reload, an override, a fleet update, an evaluation-context
+    /// change) makes a snapshot with a higher generation, even one that changes no value the
+    /// root sees (a targeting rule that only other evaluation contexts reach): a server can
+    /// tag responses with it (`ensign serve`'s ETag) and know they are stale when it moves.
+    public let generation: UInt64
     /// A child context's own overrides, applied on top of its parent's values.
     let scopeOverrides: [String: AttributedValue]
     /// In a child context with an evaluation context of its own (or below one): its targeted
@@ -176,6 +181,15 @@ public final class ContextSnapshot: Sendable {
 
     /// Every defined key, sorted.
     public var keys: [String] { layout.names }
+
+    /// The details of a key given by name (relative to the scope the snapshot was taken
+    /// through), as ``AppContext/details(forKeyNamed:)`` gives them: `value` is `null` when the
+    /// code default applies. Read many keys from one snapshot to get details that belong together.
+    public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
+        let key = (scopedKeys?.prefix ?? "") + name
+        if let tracker { tracker.store.trackAccess(tracker, keyPath: \AppContext.[observedKey: key]) }
+        return ResolutionDetails(key: key, entry: entry(named: key), definition: definition(forKeyNamed: key))
+    }
 
     /// The definition of a full key name.
     public func definition(forKeyNamed name: String) -> FlagDefinition? {

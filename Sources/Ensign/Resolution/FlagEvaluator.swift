@@ -60,10 +60,7 @@ public struct FlagEvaluator: Sendable {
     /// caller's default applies (no flag value is ever `null`).
     public func details(forKeyNamed key: String, context: EvaluationContext = .empty) -> ResolutionDetails<JSONValue> {
         let (entry, definition) = resolve(key, context: context)
-        return ResolutionDetails(
-            key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
-            errorCode: entry.errorCode,
-            errorMessage: entry.errorMessage, metadata: definition?.metadata ?? [:], source: entry.source)
+        return ResolutionDetails(key: key, entry: entry, definition: definition)
     }
 
     private func resolve(_ key: String, context: EvaluationContext) -> (ResolvedEntry, FlagDefinition?) {

@@ -45,3 +45,14 @@ extension ResolutionDetails {
         source = .codeDefault
     }
 }
+
+extension ResolutionDetails<JSONValue> {
+    /// The details of `entry` without a Swift type: `value` is `null` when the code default
+    /// applies (no flag value is ever `null`).
+    init(key: String, entry: ResolvedEntry, definition: FlagDefinition?) {
+        self.init(
+            key: key, value: entry.value ?? .null, variant: entry.variant, reason: entry.reason,
+            errorCode: entry.errorCode, errorMessage: entry.errorMessage, metadata: definition?.metadata ?? [:],
+            source: entry.source)
+    }
+}

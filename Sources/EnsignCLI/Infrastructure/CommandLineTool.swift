@@ -24,6 +24,7 @@ enum CommandLineTool {
         PsCommand.specification,
         MenuCommand.specification,
         DemoCommand.specification,
+        ServeCommand.specification,
         SchemaCommand.specification,
         GenerateCommand.specification,
         ExportCommand.specification,

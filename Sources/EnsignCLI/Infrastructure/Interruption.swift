@@ -35,6 +35,14 @@ enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
+    /// Blocks SIGINT and SIGTERM on the calling thread, so that the threads it starts next
+    /// (which inherit the mask) never take them: then ``waitForTermination()`` receives them,
+    /// whichever thread the system picks.
+    static func blockTerminationSignals() {
+        var signals = terminationSignals
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+    }
+
     /// Blocks the calling thread until SIGINT or SIGTERM (`demo`, whose observers keep running
     /// on their own threads meanwhile). The signals are blocked on this thread first, as
     /// `sigwait` requires.

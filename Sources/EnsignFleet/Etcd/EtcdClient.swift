@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 
 /// A small client for etcd's v3 JSON gateway: reads, writes and compare-and-swap writes of
 /// the keys under a prefix, failing over across the cluster's endpoints. `ensign fleet` uses

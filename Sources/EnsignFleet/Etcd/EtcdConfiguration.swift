@@ -1,3 +1,5 @@
+import EnsignHTTP
+
 /// How to reach an etcd cluster and which keys hold the fleet layer.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 
 /// Feeds a context's fleet layer (layer 4½, between deployment files and targeting) from
 /// etcd, and keeps it live: every instance of an app that watches the same prefix applies a

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 
 /// What the fleet source has done so far, for waiters.
 struct FleetProgress: Sendable {

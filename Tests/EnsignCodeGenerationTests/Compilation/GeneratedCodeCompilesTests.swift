@@ -113,7 +113,9 @@ enum SwiftCompiler {
             ["swiftc", "-swift-version", "6"] + mode
             + [
                 "-module-name", "Scratch", "-I", modulesDirectory.path, "-I",
-                packageRoot.appendingPathComponent("Sources/CYAML").path,
+                packageRoot.appendingPathComponent("Sources/CYAML").path, "-I",
+                // EnsignServe's C module, for the snippets of `ensign serve`'s article.
+                packageRoot.appendingPathComponent("Sources/CMicroHTTPD").path,
             ] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -1,3 +1,4 @@
+import EnsignHTTP
 import EnsignTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 import EnsignTestSupport
 import Foundation
 import Testing

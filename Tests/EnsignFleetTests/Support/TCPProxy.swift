@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 import Foundation
 
 @testable import EnsignFleet

@@ -1,0 +1,40 @@
+/// What the OFREP service answers: a status, header fields and a body, for the HTTP server
+/// to send as they are.
+public struct OFREPHTTPResponse: Sendable, Hashable {
+    /// The status code: 200, 304, 400, …
+    public var status: Int
+    /// Header fields in the order to send them (`Content-Type`, `ETag`, …); the server adds
+    /// `Content-Length`, `Date` and `Connection` itself.
+    public var headers: [(name: String, value: String)]
+    /// The body; empty for 304.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response.
+    public static func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> Self {
+        OFREPHTTPResponse(
+            status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(text.utf8))
+    }
+
+    /// The value of the header field `name` (any case), the first if repeated.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Compares status, headers (in order) and body.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: ==)
+    }
+
+    /// Hashes status and body (headers are compared, not hashed).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(body)
+    }
+}

@@ -1,0 +1,64 @@
+import Ensign
+
+extension OFREPService {
+    /// `POST /ofrep/v1/evaluate/flags/{key}`.
+    func evaluateSingle(encodedKey: Substring, request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+        guard let key = PercentDecoding.decode(encodedKey) else {
+            return .json(
+                400,
+                OFREPEvaluationFailure(
+                    key: String(encodedKey), errorCode: .general,
+                    errorDetails: "the key in the path is not valid percent-encoded UTF-8"
+                ).jsonText)
+        }
+        let evaluationRequest: OFREPEvaluationRequest
+        do {
+            evaluationRequest = try OFREPEvaluationRequest(jsonBytes: request.body)
+        } catch {
+            return .json(
+                400,
+                OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
+        }
+        let child = context.makeChild(label: "ofrep", evaluationContext: evaluationRequest.evaluationContext)
+        let evaluation = OFREPFlagEvaluation(details: child.untrackedSnapshot.details(forKeyNamed: key))
+        switch evaluation {
+        case .success(let success): return .json(200, success.jsonText)
+        case .failure(let failure): return .json(failure.errorCode == .flagNotFound ? 404 : 400, failure.jsonText)
+        }
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags`: every flag (preferences are a user's own, not served),
+    /// or 304 when the client's tag is current.
+    func evaluateBulk(_ request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+        let evaluationRequest: OFREPEvaluationRequest
+        do {
+            evaluationRequest = try OFREPEvaluationRequest(jsonBytes: request.body)
+        } catch {
+            return .json(
+                400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
+        }
+        let child = context.makeChild(label: "ofrep", evaluationContext: evaluationRequest.evaluationContext)
+        // One snapshot for the tag and every flag, so the tag names exactly what is sent.
+        let snapshot = child.untrackedSnapshot
+        let tag = OFREPEntityTag(
+            process: processTag, generation: snapshot.generation,
+            contextText: JSONValue.object(evaluationRequest.context).jsonText)
+        let tagHeaders: [(name: String, value: String)] = [("ETag", tag.text), ("Cache-Control", "no-cache")]
+        if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
+            return OFREPHTTPResponse(status: 304, headers: tagHeaders)
+        }
+        var flags: [OFREPFlagEvaluation] = []
+        for key in snapshot.keys where snapshot.definition(forKeyNamed: key)?.kind != .preference {
+            flags.append(OFREPFlagEvaluation(details: snapshot.details(forKeyNamed: key)))
+        }
+        var streams: [OFREPEventStream] = []
+        if let path = options.eventStreamPath {
+            streams.append(
+                OFREPEventStream(
+                    type: OFREPEventStream.serverSentEventsType, endpoint: .init(requestUri: path),
+                    inactivityDelaySec: options.eventStreamInactivitySeconds))
+        }
+        let response = OFREPBulkEvaluationResponse(flags: flags, eventStreams: streams)
+        return .json(200, response.jsonText, headers: tagHeaders)
+    }
+}

@@ -1,0 +1,147 @@
+import Ensign
+
+/// Answers OFREP requests from an ``AppContext``: the single and bulk evaluation endpoints,
+/// the configuration endpoint, and their errors, with no sockets involved.
+///
+/// Every request is evaluated in a child context of `context` made for the request's
+/// evaluation context (``AppContext/makeChild(label:evaluationContext:)``), so everything the
+/// server's context has — environment, deployment files, fleet layer, live overrides — applies,
+/// and each request's targeting sees its own context.
+///
+/// ```swift
+/// let service = OFREPService(context: context)
+/// let response = service.respond(
+///     to: OFREPHTTPRequest(method: "POST", target: "/ofrep/v1/evaluate/flags/banner", body: Array(#"{"context": {}}"#.utf8)))
+/// response.status  // 200
+/// ```
+///
+/// | request | answer |
+/// |---|---|
+/// | `POST /ofrep/v1/evaluate/flags/{key}` | 200 success; 404 `FLAG_NOT_FOUND`; 400 a failure (a bad body is `INVALID_CONTEXT`, a broken flag `PARSE_ERROR`, …) |
+/// | `POST /ofrep/v1/evaluate/flags` | 200 every flag, with `ETag`; 304 when `If-None-Match` names the current tag; 400 a bad body |
+/// | `GET /ofrep/v1/configuration` | 200 the server's capabilities |
+/// | no or wrong credentials, when configured | 401, 403 |
+/// | body over the limit; other method; other path | 413; 405 with `Allow`; 404 |
+public final class OFREPService: Sendable {
+    /// The context requests are evaluated against (through a child each).
+    public let context: AppContext
+    /// How it answers.
+    public let options: OFREPServiceOptions
+    /// Tags this process's ETags, so that none survives a restart (generations start again).
+    let processTag: String
+
+    /// The path prefix of the single evaluation endpoint.
+    static let singlePrefix = "/ofrep/v1/evaluate/flags/"
+    /// The path of the bulk evaluation endpoint.
+    static let bulkPath = "/ofrep/v1/evaluate/flags"
+    /// The path of the configuration endpoint.
+    static let configurationPath = "/ofrep/v1/configuration"
+
+    /// Creates a service over `context`.
+    public init(context: AppContext, options: OFREPServiceOptions = OFREPServiceOptions()) {
+        self.context = context
+        self.options = options
+        processTag = String(UInt32.random(in: .min ... .max), radix: 36)
+    }
+
+    /// Answers one request. Never throws and never traps on what a client sends: whatever
+    /// the bytes, the answer is a status and an OFREP body.
+    public func respond(to request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+        let route = Route(path: request.path)
+        if case .unknown = route {
+            return Self.generalError(404, "no OFREP endpoint at '\(request.path)'; see /ofrep/v1/evaluate/flags")
+        }
+        guard request.method == route.method else {
+            return Self.generalError(
+                405, "\(route.method) only, not \(request.method)", headers: [("Allow", route.method)])
+        }
+        if let refusal = authorizationFailure(for: request) { return refusal }
+        guard request.body.count <= options.maximumBodyBytes else {
+            return Self.generalError(413, "the body is over \(options.maximumBodyBytes) bytes")
+        }
+        switch route {
+        case .single(let encodedKey): return evaluateSingle(encodedKey: encodedKey, request: request)
+        case .bulk: return evaluateBulk(request)
+        case .configuration: return .json(200, configuration.jsonText)
+        case .unknown: return Self.generalError(404, "no OFREP endpoint at '\(request.path)'")
+        }
+    }
+
+    /// The 401 (no credentials) or 403 (wrong ones) for a request, when the service has
+    /// credentials and the request does not carry them; `nil` when it may go on. The HTTP
+    /// server checks its event stream with it too.
+    public func authorizationFailure(for request: OFREPHTTPRequest) -> OFREPHTTPResponse? {
+        guard let credentials = options.credentials else { return nil }
+        switch credentials.check(request) {
+        case .accepted: return nil
+        case .missing:
+            return Self.generalError(
+                401, "send the token as 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
+                headers: [("WWW-Authenticate", "Bearer")])
+        case .wrong: return Self.generalError(403, "the token is not accepted")
+        }
+    }
+
+    /// What the configuration endpoint says.
+    public var configuration: OFREPConfigurationResponse {
+        OFREPConfigurationResponse(
+            name: options.name, isPollingEnabled: true,
+            minimumPollingIntervalMilliseconds: options.minimumPollingIntervalMilliseconds,
+            supportedTypes: ["boolean", "string", "integer", "float", "object"])
+    }
+
+    /// The server-sent event announcing the configuration at `generation` (the current one
+    /// when `nil`): `refetchEvaluation`, its id the generation.
+    public func changeEvent(generation: UInt64? = nil, lastModifiedSeconds: Int? = nil) -> OFREPServerSentEvent {
+        let generation = generation ?? context.untrackedSnapshot.generation
+        return OFREPServerSentEvent(
+            id: String(generation),
+            data: OFREPEventData(
+                type: OFREPEventData.refetchEvaluationType,
+                etag: OFREPEntityTag.configurationTag(process: processTag, generation: generation),
+                lastModified: lastModifiedSeconds.map(OFREPEventData.LastModified.seconds)))
+    }
+
+    /// A JSON response with a general error body (`errorDetails` alone), for answers about
+    /// the request rather than a flag: 401, 405, 413, 431, 503, ….
+    public static func generalErrorResponse(
+        _ status: Int, _ details: String, headers: [(name: String, value: String)] = []
+    ) -> OFREPHTTPResponse {
+        generalError(status, details, headers: headers)
+    }
+
+    /// A general error body (`errorDetails` alone).
+    static func generalError(
+        _ status: Int, _ details: String, headers: [(name: String, value: String)] = []
+    ) -> OFREPHTTPResponse {
+        .json(status, OFREPGeneralError(errorDetails: details).jsonText, headers: headers)
+    }
+}
+
+/// Which endpoint a path names.
+enum Route: Equatable {
+    case single(encodedKey: Substring)
+    case bulk
+    case configuration
+    case unknown
+
+    init(path: String) {
+        if path == OFREPService.bulkPath {
+            self = .bulk
+        } else if path.hasPrefix(OFREPService.singlePrefix), path.utf8.count > OFREPService.singlePrefix.utf8.count {
+            self = .single(encodedKey: path.dropFirst(OFREPService.singlePrefix.count))
+        } else if path == OFREPService.configurationPath {
+            self = .configuration
+        } else {
+            self = .unknown
+        }
+    }
+
+    /// The one method the endpoint takes.
+    var method: String {
+        switch self {
+        case .configuration: "GET"
+        default: "POST"
+        }
+    }
+}

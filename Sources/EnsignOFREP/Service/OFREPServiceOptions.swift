@@ -1,0 +1,37 @@
+/// How an ``OFREPService`` answers: who may ask, what it advertises, and how large a body it reads.
+///
+/// ```swift
+/// var options = OFREPServiceOptions()
+/// options.credentials = try OFREPCredentials(token: token)
+/// options.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
+/// ```
+public struct OFREPServiceOptions: Sendable {
+    /// The token a request must carry; `nil` accepts every request (loopback use, or a proxy
+    /// in front that authenticates).
+    public var credentials: OFREPCredentials?
+    /// The path of the server-sent-events stream advertised in bulk responses' `eventStreams`
+    /// (relative to the OFREP base URL); `nil` advertises none. Set it when the HTTP server
+    /// serves the stream.
+    public var eventStreamPath: String?
+    /// The `inactivityDelaySec` advertised with the event stream.
+    public var eventStreamInactivitySeconds: Int
+    /// The shortest poll interval the configuration endpoint asks clients for, in milliseconds.
+    public var minimumPollingIntervalMilliseconds: Int
+    /// The largest request body read; a larger one gets 413. Default: 64 KiB.
+    public var maximumBodyBytes: Int
+    /// The name the configuration endpoint gives.
+    public var name: String
+
+    /// The event stream's path when the HTTP server serves one.
+    public static let defaultEventStreamPath = "/ofrep/v1/events"
+
+    /// Options with no credentials, no event stream, a 1 s minimum poll interval and a 64 KiB body limit.
+    public init() {
+        credentials = nil
+        eventStreamPath = nil
+        eventStreamInactivitySeconds = 120
+        minimumPollingIntervalMilliseconds = 1000
+        maximumBodyBytes = 64 * 1024
+        name = "Ensign"
+    }
+}

@@ -1,0 +1,60 @@
+import Ensign
+
+/// How to reach an OFREP server (`ensign serve`, flagd, or any other) and what to ask it for.
+///
+/// ```swift
+/// var configuration = OFREPRemoteConfiguration(
+///     baseURL: "http://127.0.0.1:8016", evaluationContext: ["targetingKey": "user-42", "plan": "pro"])
+/// configuration.cacheFile = AppContextConfiguration.defaultStateDirectory(forApp: "banking").map { $0 + "/remote-flags.json" }
+/// configuration.headers = ["Authorization": "Bearer " + token]  // from the keychain or a file, never a literal
+/// ```
+///
+/// Only plain `http://` URLs: the socket client has no TLS. Reach a TLS-only server through a
+/// local TLS-terminating proxy (or, on Apple platforms, a later `URLSession` transport).
+public struct OFREPRemoteConfiguration: Sendable {
+    /// The server's base URL, before `/ofrep`: `http://127.0.0.1:8016`, `http://flags.internal/api`.
+    public var baseURL: String
+    /// The context every flag is evaluated in (the static-context paradigm: one user, one
+    /// device); sent as the request's `context`, `targetingKey` included.
+    public var evaluationContext: EvaluationContext
+    /// Extra request headers, for credentials (`Authorization`, `X-API-Key`); sent to event
+    /// streams only on the server's own host and port. Never logged.
+    public var headers: [String: String]
+    /// The file that keeps the last good evaluation, so the next start has it offline
+    /// (`nil`: no cache). Its directory must be private to this user; it is created 0700.
+    public var cacheFile: String?
+    /// How old a cached evaluation may be and still be used at start (30 days).
+    public var cacheTimeToLive: Duration
+    /// How often to ask again when no event stream is connected (`nil`: never; then only event
+    /// streams, reconnections and ``OFREPRemoteSource/refresh()`` fetch).
+    public var pollInterval: Duration?
+    /// Whether to follow the server's event streams (ADR 0008) when it offers them.
+    public var followsEventStreams: Bool
+    /// How long one request may take, connecting included (10 seconds, OFREP's default).
+    public var requestTimeout: Duration
+    /// How long connecting may take.
+    public var connectTimeout: Duration
+    /// The first wait after a failure; it doubles, with jitter, up to ``maximumBackoff``.
+    public var initialBackoff: Duration
+    /// The longest wait between attempts (a `Retry-After` may ask for longer, and is obeyed).
+    public var maximumBackoff: Duration
+
+    /// A configuration with the defaults: poll every 30 seconds while no event stream is
+    /// connected, follow event streams, no cache file.
+    public init(
+        baseURL: String, evaluationContext: EvaluationContext, headers: [String: String] = [:],
+        cacheFile: String? = nil
+    ) {
+        self.baseURL = baseURL
+        self.evaluationContext = evaluationContext
+        self.headers = headers
+        self.cacheFile = cacheFile
+        cacheTimeToLive = .seconds(30 * 24 * 3600)
+        pollInterval = .seconds(30)
+        followsEventStreams = true
+        requestTimeout = .seconds(10)
+        connectTimeout = .seconds(2)
+        initialBackoff = .milliseconds(250)
+        maximumBackoff = .seconds(30)
+    }
+}

@@ -1,0 +1,48 @@
+import EnsignHTTP
+
+/// How the remote source exchanges HTTP messages with an OFREP server: the socket client of
+/// EnsignHTTP in the library, a scripted fake in tests (every path of the source runs without
+/// a socket), and later `URLSession` on Apple platforms (TLS), in a module of its own so the
+/// core stays free of Foundation.
+package protocol OFREPTransport: Sendable {
+    /// Sends `request` to `endpoint` and returns the whole response within `timeout`.
+    func send(
+        _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
+    ) throws(HTTPError) -> HTTPResponse
+
+    /// Sends `request` and hands the response head to `onHead`, then each piece of the body to
+    /// `onBody` as it arrives, until the body ends, `onBody` returns false, or an error.
+    func stream(
+        _ request: HTTPRequest, to endpoint: HTTPEndpoint, headTimeout: Duration, cancellation: Cancellation,
+        onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
+    ) throws
+}
+
+/// The transport over EnsignHTTP's plain-HTTP/1.1 socket client: one connection per exchange.
+package struct SocketTransport: OFREPTransport {
+    /// How long connecting may take.
+    package var connectTimeout: Duration
+
+    /// A transport whose connections may take `connectTimeout` to open.
+    package init(connectTimeout: Duration) {
+        self.connectTimeout = connectTimeout
+    }
+
+    package func send(
+        _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
+    ) throws(HTTPError) -> HTTPResponse {
+        try HTTPConnection(
+            endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation, maximumBodySize: 16 << 20
+        ).send(request, timeout: timeout)
+    }
+
+    package func stream(
+        _ request: HTTPRequest, to endpoint: HTTPEndpoint, headTimeout: Duration, cancellation: Cancellation,
+        onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
+    ) throws {
+        // No idle timeout: an event stream is quiet between changes; TCP keepalive (set by the
+        // socket) notices a peer that vanished.
+        try HTTPConnection(endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation).stream(
+            request, headTimeout: headTimeout, idleTimeout: nil, onHead: onHead, onBody: onBody)
+    }
+}

@@ -1,0 +1,18 @@
+import EnsignOFREP
+
+/// What one request has sent so far, kept by libmicrohttpd between calls of the access
+/// handler (its `con_cls`), and released when the request completes.
+final class RequestState {
+    /// The header fields, names lower-cased.
+    var headers: [String: String] = [:]
+    /// How many header fields there were (repeats included).
+    var headerCount = 0
+    /// The body so far, at most the body limit.
+    var body: [UInt8] = []
+    /// Whether the body (or its announced length) is over the limit.
+    var isBodyTooLarge = false
+    /// Whether a response is queued (after which the rest of the body is discarded).
+    var isAnswered = false
+
+    init() {}
+}

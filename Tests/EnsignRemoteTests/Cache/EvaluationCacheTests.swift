@@ -1,0 +1,215 @@
+import EnsignOFREP
+import EnsignTestSupport
+import Foundation
+import Testing
+
+@testable import Ensign
+@testable import EnsignRemote
+
+@Suite("OFREP remote source's offline cache")
+struct EvaluationCacheTests {
+    /// Runs a source against `server` until it has synced once and written its cache, then stops it.
+    private func warmCache(_ server: ServiceTransport, cacheFile: String, targetingKey: String = "user-1") throws {
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(
+            configuration: testConfiguration(cacheFile: cacheFile, targetingKey: targetingKey), transport: server)
+        try context.attach(source)
+        #expect(source.waitUntilSynced(timeout: .seconds(10)))
+        source.stop()
+        #expect(FileManager.default.fileExists(atPath: cacheFile))
+    }
+
+    @Test("An offline start has the last known values as attach returns, then catches up when the server returns")
+    func offlineStart() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+        try warmCache(server, cacheFile: cacheFile)
+        var status = stat()
+        #expect(stat(cacheFile, &status) == 0 && status.st_mode & 0o777 == 0o600, "the cache is private")
+        #expect(stat(directory.path + "/state", &status) == 0 && status.st_mode & 0o777 == 0o700)
+        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        #expect(!text.contains("user-1"), "the targeting key is not kept, only a hash")
+        #expect(!text.contains("eventStreams"), "nor the event stream URL")
+
+        server.state.withLock { $0.isDown = true }
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 45, "the cached value, at once")
+        #expect(context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
+        #expect(source.isServingCache)
+        #expect(waitUntil("the outage report", timeout: .seconds(10)) { context.status.fleet?.isReachable == false })
+        #expect(context.value(forKeyNamed: "list.pageSize") == 45)
+
+        server.state.withLock { $0.isDown = false }
+        #expect(waitUntil("the catch-up", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 55 })
+        #expect(!source.isServingCache)
+        #expect(!context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
+        let first = server.bulkRequests.first { $0.headers.contains { $0.name == "If-None-Match" } }
+        #expect(first != nil, "the cache's ETag makes the first request after the start conditional")
+    }
+
+    @Test("A cache whose evaluation is the server's current one is confirmed by a 304 and relabelled live")
+    func confirmedByNotModified() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        server.state.withLock { $0.offersStream = false }
+        try warmCache(server, cacheFile: cacheFile)
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(source.waitUntilSynced(timeout: .seconds(10)))
+        #expect(source.evaluationCount == 0, "a 304: nothing new")
+        #expect(!source.isServingCache)
+        #expect(context.details(forKeyNamed: "list.pageSize").source.description == "fleet ofrep \(testBaseURL)")
+    }
+
+    @Test("A cache of another context or server is not used")
+    func otherContext() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try warmCache(server, cacheFile: cacheFile, targetingKey: "user-1")
+        server.state.withLock { $0.isDown = true }
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(
+            configuration: testConfiguration(cacheFile: cacheFile, targetingKey: "user-2"), transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 10, "the app's own default")
+        #expect(source.currentValues().values.isEmpty)
+        #expect(source.currentValues().diagnostics.isEmpty, "not a problem: just not this context's")
+    }
+
+    @Test("A corrupt cache is set aside, reported and not used; the next good evaluation replaces it")
+    func corruptCache() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try warmCache(server, cacheFile: cacheFile)
+        let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        try String(good.prefix(good.count / 2)).write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        server.state.withLock { $0.isDown = true }
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 10, "nothing from the broken file")
+        let problems = source.currentValues().diagnostics
+        #expect(problems.count == 1 && problems.first?.severity == .warning)
+        #expect(problems.first?.message.contains("kept aside as \(cacheFile).corrupt-") == true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state")
+        #expect(names.contains { $0.hasPrefix("remote-flags.json.corrupt-") })
+        #expect(!names.contains("remote-flags.json"))
+        server.state.withLock { $0.isDown = false }
+        #expect(source.waitUntilSynced(timeout: .seconds(10)))
+        #expect(source.problems.contains { $0.message.contains("kept aside") }, "reported with the first delivery")
+        #expect(FileManager.default.fileExists(atPath: cacheFile))
+    }
+
+    @Test("A cache directory other users can write to is refused: nothing is read or written there")
+    func unsafeDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.path + "/state"
+        let cacheFile = state + "/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try warmCache(server, cacheFile: cacheFile)
+        chmod(state, 0o777)
+        server.state.withLock { $0.isDown = true }
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
+        try context.attach(source)
+        #expect(context.value(forKeyNamed: "list.pageSize") == 10, "the planted-file risk outweighs the cache")
+        let problems = source.currentValues().diagnostics
+        #expect(problems.first?.severity == .error)
+        #expect(problems.first?.message.contains("other users can write to it") == true)
+        try FileManager.default.removeItem(atPath: cacheFile)
+        server.state.withLock { $0.isDown = false }
+        #expect(source.waitUntilSynced(timeout: .seconds(10)))
+        source.stop()
+        #expect(!FileManager.default.fileExists(atPath: cacheFile), "no write into the refused directory")
+        #expect(source.problems.contains { $0.message.contains("could not be written") })
+    }
+
+    @Test("A full disk: the values are in force, the failure is reported, and the old cache stays whole")
+    func fullDisk() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.path + "/state"
+        let cacheFile = state + "/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try warmCache(server, cacheFile: cacheFile)
+        let before = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        FileSystemFaults.inject(ENOSPC, under: state)
+        defer { FileSystemFaults.clear(under: state) }
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 65)
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(waitUntil("the new value", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 65 })
+        #expect(source.problems.contains { $0.severity == .warning && $0.message.contains("No space left") })
+        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8) == before, "the old cache, whole")
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        #expect(!names.contains { $0.contains(".tmp-") }, "no temporary file left behind")
+        FileSystemFaults.clear(under: state)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 75)
+        server.notifyChange()
+        #expect(
+            waitUntil("the next write", timeout: .seconds(10)) {
+                (try? String(contentsOfFile: cacheFile, encoding: .utf8))?.contains("75") == true
+            })
+    }
+
+    @Test("An entry older than its time to live is not served")
+    func timeToLive() throws {
+        let directory = try TemporaryDirectory()
+        let cache = EvaluationCacheFile(
+            path: directory.path + "/state/cache.json", cacheKey: "k", timeToLive: .seconds(60))
+        let evaluation = CachedEvaluation(
+            response: OFREPBulkEvaluationResponse(
+                flags: [.success(OFREPEvaluationSuccess(key: "a", value: 1, reason: "STATIC"))]),
+            etag: "\"1\"", writtenAt: WallClockTime(secondsSince1970: 1_000_000))
+        try cache.store(evaluation)
+        #expect(cache.load(now: WallClockTime(secondsSince1970: 1_000_059)).0 == evaluation)
+        #expect(cache.load(now: WallClockTime(secondsSince1970: 1_000_061)).0 == nil)
+        let other = EvaluationCacheFile(path: cache.path, cacheKey: "other", timeToLive: .seconds(60))
+        #expect(other.load(now: WallClockTime(secondsSince1970: 1_000_001)).0 == nil)
+    }
+
+    @Test("SIGKILL in the middle of cache writes leaves the old file or the new one, never a broken one")
+    func killedMidWrite() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/state/cache.json"
+        let cache = EvaluationCacheFile(
+            path: path, cacheKey: CachedEvaluation.cacheKey(baseURL: "http://probe:1", context: ["targetingKey": "k"]),
+            timeToLive: .seconds(3600))
+        var generations: [Int] = []
+        for round in 0..<12 {
+            let output = try directory.write("probe-\(round).out", "")
+            let process = try BuiltExecutable.start(
+                executable: BuiltExecutable.url(named: "EnsignRemoteProbe"), ["write-cache", path], output: output,
+                errors: output)
+            #expect(
+                waitUntil("the first write", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: path) })
+            Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let (loaded, problems) = cache.load()
+            #expect(problems.isEmpty, "round \(round): \(problems)")
+            let generation = loaded?.response.flags.first.flatMap { flag -> Int? in
+                guard case .success(let success) = flag else { return nil }
+                return success.value?.intValue
+            }
+            #expect(generation != nil, "round \(round): a whole evaluation")
+            #expect(loaded?.response.flags.count == 301)
+            generations.append(generation ?? 0)
+        }
+        #expect(generations.contains { $0 > 1 }, "the kills landed among writes: \(generations)")
+    }
+}

@@ -1,0 +1,255 @@
+import Ensign
+import EnsignJSON
+import EnsignOFREP
+import EnsignServe
+import EnsignTestSupport
+import Foundation
+import Testing
+
+/// The server over real loopback sockets: every status code, ETag and 304, the event stream,
+/// and the bounds (bodies, headers, silent clients, stream clients).
+@Suite("ensign serve's HTTP server")
+struct OFREPServerTests {
+    static let definitions = """
+        flags:
+          banner:
+            variants: { on: true, off: false }
+            defaultVariant: off
+            targeting: { if: [{ "==": [{ var: country }, "FR"] }, on, off] }
+          color: { default: blue }
+        """
+
+    /// A running server over a fresh context, stopped when the test's value goes.
+    final class Harness {
+        let context: AppContext
+        let server: OFREPServer
+        var port: UInt16 { server.address.port }
+
+        init(token: String? = nil, configure: (inout OFREPServerOptions) -> Void = { _ in }) throws {
+            context = try AppContext(definitions: OFREPServerTests.definitions)
+            var serviceOptions = OFREPServiceOptions()
+            serviceOptions.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
+            serviceOptions.maximumBodyBytes = 1024
+            serviceOptions.credentials = try token.map { try OFREPCredentials(token: $0) }
+            var options = OFREPServerOptions()
+            options.listenAddress = ListenAddress(host: "127.0.0.1", port: 0)
+            options.eventKeepAliveInterval = .milliseconds(200)
+            configure(&options)
+            server = try OFREPServer.start(
+                service: OFREPService(context: context, options: serviceOptions), options: options)
+        }
+
+        deinit { server.stop() }
+
+        func client() throws -> RawHTTPClient { try RawHTTPClient(port: port) }
+    }
+
+    @Test("Single evaluation: 200 with the value for the request's context, 404 for an unknown flag")
+    func single() throws {
+        let harness = try Harness()
+        let client = try harness.client()
+        let france = try client.request(
+            "POST", "/ofrep/v1/evaluate/flags/banner", body: #"{"context": {"targetingKey": "u", "country": "FR"}}"#)
+        #expect(france.status == 200)
+        #expect(france.header("content-type") == "application/json")
+        #expect(try OFREPEvaluationSuccess(jsonBytes: france.body).value == .bool(true))
+        // The same connection again (keep-alive), another context.
+        let other = try client.request("POST", "/ofrep/v1/evaluate/flags/banner", body: #"{"context": {}}"#)
+        #expect(try OFREPEvaluationSuccess(jsonBytes: other.body).value == .bool(false))
+        let missing = try client.request("POST", "/ofrep/v1/evaluate/flags/nope", body: "{}")
+        #expect(missing.status == 404)
+        #expect(try OFREPEvaluationFailure(jsonBytes: missing.body).errorCode == .flagNotFound)
+    }
+
+    @Test("Bulk: 200 with an ETag, 304 for that tag, 200 with a new tag after a live change")
+    func bulkEntityTags() throws {
+        let harness = try Harness()
+        let client = try harness.client()
+        let first = try client.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#)
+        #expect(first.status == 200)
+        let tag = try #require(first.header("etag"))
+        #expect(try OFREPBulkEvaluationResponse(jsonBytes: first.body).flags.map(\.key) == ["banner", "color"])
+        let revalidated = try client.request(
+            "POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#, headers: ["If-None-Match": tag])
+        #expect(revalidated.status == 304)
+        #expect(revalidated.body.isEmpty)
+        try harness.context.setOverride(keyNamed: "color", to: "red")
+        let changed = try client.request(
+            "POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#, headers: ["If-None-Match": tag])
+        #expect(changed.status == 200)
+        #expect(changed.header("etag") != nil && changed.header("etag") != tag)
+    }
+
+    @Test(
+        "Configuration 200; wrong method 405; unknown path 404; bad JSON 400 with an OFREP body, then the server goes on"
+    )
+    func statusCodes() throws {
+        let harness = try Harness()
+        let client = try harness.client()
+        #expect(try client.request("GET", "/ofrep/v1/configuration").status == 200)
+        let wrongMethod = try client.request("GET", "/ofrep/v1/evaluate/flags")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("allow") == "POST")
+        #expect(try client.request("POST", "/elsewhere", body: "{}").status == 404)
+        let bad = try client.request("POST", "/ofrep/v1/evaluate/flags/color", body: #"{"context": "#)
+        #expect(bad.status == 400)
+        let failure = try OFREPEvaluationFailure(jsonBytes: bad.body)
+        #expect(failure.errorCode == .invalidContext)
+        #expect(failure.errorDetails?.contains("not JSON") == true)
+        let badBulk = try client.request("POST", "/ofrep/v1/evaluate/flags", body: "[1]")
+        #expect(badBulk.status == 400)
+        #expect(try OFREPBulkEvaluationFailure(jsonBytes: badBulk.body).errorCode == .invalidContext)
+        #expect(try client.request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+    }
+
+    @Test("A request that is not HTTP gets 400 from libmicrohttpd, and the server goes on")
+    func malformedHTTP() throws {
+        let harness = try Harness()
+        let garbage = try harness.client()
+        try garbage.send("THIS IS NOT HTTP\r\n\r\n")
+        #expect(try garbage.readResponse().status == 400)
+        #expect(try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+    }
+
+    @Test("With a token: none is 401, a wrong one 403, a bearer token or an API key 200; the stream checks it too")
+    func credentials() throws {
+        let harness = try Harness(token: "t0ken")
+        let client = try harness.client()
+        let path = "/ofrep/v1/evaluate/flags/color"
+        let missing = try client.request("POST", path, body: "{}")
+        #expect(missing.status == 401)
+        #expect(missing.header("www-authenticate") == "Bearer")
+        #expect(try client.request("POST", path, body: "{}", headers: ["Authorization": "Bearer wrong"]).status == 403)
+        #expect(try client.request("POST", path, body: "{}", headers: ["Authorization": "Bearer t0ken"]).status == 200)
+        #expect(try client.request("POST", path, body: "{}", headers: ["X-API-Key": "t0ken"]).status == 200)
+        #expect(try client.request("GET", "/ofrep/v1/events").status == 401)
+    }
+
+    @Test("A body over the limit is 413, announced or sent; too many header fields are 431")
+    func bodyAndHeaderLimits() throws {
+        let harness = try Harness()
+        let big = String(repeating: "x", count: 2000)
+        let announced = try harness.client()
+        try announced.send("POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: a\r\nContent-Length: 5000000\r\n\r\n")
+        #expect(try announced.readResponse().status == 413)
+        let chunked = try harness.client()
+        try chunked.send(
+            "POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "7d0\r\n\(big)\r\n0\r\n\r\n")
+        #expect(try chunked.readResponse().status == 413)
+        var headers: [String: String] = [:]
+        for index in 0..<80 { headers["X-Filler-\(index)"] = "1" }
+        let many = try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}", headers: headers)
+        #expect(many.status == 431)
+        #expect(try OFREPGeneralError(jsonBytes: many.body).errorDetails?.contains("header fields") == true)
+        // A header section larger than the connection's memory: refused by libmicrohttpd itself.
+        let huge = try harness.client().request(
+            "POST", "/ofrep/v1/evaluate/flags/color", body: "{}",
+            headers: ["X-Huge": String(repeating: "y", count: 40000)])
+        #expect(huge.status >= 400 && huge.status < 500)
+        #expect(try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+    }
+
+    @Test("A silent client is disconnected after the time-out while other clients are served")
+    func slowClient() throws {
+        let harness = try Harness { $0.connectionTimeoutSeconds = 1 }
+        let slow = try harness.client()
+        try slow.send("POST /ofrep/v1/evaluate/flags/color HTTP/1.1\r\nHost: a\r\n")
+        #expect(try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+        let start = ContinuousClock.now
+        #expect(slow.isClosedByServer(within: .seconds(5)))
+        #expect(ContinuousClock.now - start < .seconds(4))
+    }
+
+    @Test("Connections over the limit are refused; the server serves again when they go")
+    func connectionLimit() throws {
+        let harness = try Harness { $0.connectionLimit = 2 }
+        var held = [try harness.client(), try harness.client()]
+        try held[0].send("POST /ofrep/v1/evaluate/flags/color HTTP/1.1\r\nHost: a\r\n")
+        try held[1].send("POST /ofrep/v1/evaluate/flags/color HTTP/1.1\r\nHost: a\r\n")
+        #expect(waitUntil("both connections to be accepted") { harness.server.openConnectionCount == 2 })
+        let refused = try harness.client()
+        #expect(refused.isClosedByServer(within: .seconds(3)))
+        held.removeAll()
+        #expect(waitUntil("the held connections to close") { harness.server.openConnectionCount == 0 })
+        #expect(try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+    }
+
+    /// Opens the event stream, runs `change` once the stream is open, and reads until an event
+    /// whose data is complete arrives; returns that event.
+    static func awaitEvent(from harness: Harness, after change: () throws -> Void) throws -> OFREPServerSentEvent? {
+        let stream = try harness.client()
+        try stream.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\nAccept: text/event-stream\r\n\r\n")
+        var changeError: (any Error)?
+        var hasChanged = false
+        let result = try stream.readStream(timeout: .seconds(5)) { text in
+            if !hasChanged, text.contains(": connected") {
+                hasChanged = true
+                do { try change() } catch { changeError = error }
+            }
+            return text.components(separatedBy: "\n\n").dropLast().contains { $0.contains("data:") }
+        }
+        if let changeError { throw changeError }
+        #expect(result.status == 200)
+        guard result.isDone,
+            let block = result.text.components(separatedBy: "\n\n").first(where: { $0.contains("data:") })
+        else {
+            Issue.record("no event arrived; the stream sent: \(result.text)")
+            return nil
+        }
+        return try OFREPServerSentEvent(streamText: block)
+    }
+
+    @Test("A live change reaches an event-stream client as refetchEvaluation, whose id is the new generation")
+    func eventStream() throws {
+        let harness = try Harness()
+        let event = try Self.awaitEvent(from: harness) {
+            #expect(harness.server.eventStreamClientCount == 1)
+            try harness.context.setOverride(keyNamed: "banner", to: true)
+        }
+        #expect(event?.data.type == OFREPEventData.refetchEvaluationType)
+        #expect(event?.id == String(harness.context.untrackedSnapshot.generation))
+        #expect(event?.data.etag != nil)
+    }
+
+    @Test("A change only some contexts see (the server's own evaluation context) still reaches the stream")
+    func ruleOnlyChangeReachesTheStream() throws {
+        let harness = try Harness()
+        let event = try Self.awaitEvent(from: harness) {
+            harness.context.setEvaluationContext(EvaluationContext(attributes: ["plan": "pro"]))
+        }
+        #expect(event?.data.type == OFREPEventData.refetchEvaluationType)
+    }
+
+    @Test(
+        "Stream clients over the limit get 503; a reconnecting client with an old Last-Event-ID gets the current event")
+    func eventStreamLimitsAndResume() throws {
+        let harness = try Harness { $0.maximumEventStreamClients = 1 }
+        let first = try harness.client()
+        try first.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = try first.readStream(timeout: .seconds(5)) { $0.contains(": connected") }
+        let second = try harness.client().request("GET", "/ofrep/v1/events")
+        #expect(second.status == 503)
+        #expect(second.header("retry-after") != nil)
+        _ = consume first
+        #expect(
+            waitUntil("the first stream to go", timeout: .seconds(5)) { harness.server.eventStreamClientCount == 0 })
+        let resumed = try harness.client()
+        try resumed.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\nLast-Event-ID: 0\r\n\r\n")
+        let event = try resumed.readStream(timeout: .seconds(5)) { $0.contains("refetchEvaluation") }
+        #expect(event.isDone)
+    }
+
+    @Test("Stopping the server ends open event streams and frees the port")
+    func stopEndsStreams() throws {
+        let harness = try Harness()
+        let stream = try harness.client()
+        try stream.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = try stream.readStream(timeout: .seconds(5)) { $0.contains(": connected") }
+        let start = ContinuousClock.now
+        harness.server.stop()
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(stream.isClosedByServer(within: .seconds(3)))
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: harness.port) }
+    }
+}
