@@ -45,7 +45,9 @@ enum OFREPTarget {
             return
         }
         let isBulk = request.path == "/ofrep/v1/evaluate/flags"
-        let isSingle = request.path.hasPrefix("/ofrep/v1/evaluate/flags/")
+        // `/ofrep/v1/evaluate/flags/` with no key is no endpoint: its 404 is a general error.
+        let isSingle =
+            request.path.hasPrefix("/ofrep/v1/evaluate/flags/") && request.path != "/ofrep/v1/evaluate/flags/"
         do {
             switch response.status {
             case 200 where isBulk: _ = try OFREPBulkEvaluationResponse(jsonBytes: response.body)

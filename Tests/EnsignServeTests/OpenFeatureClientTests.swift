@@ -90,7 +90,7 @@ struct OpenFeatureClientTests {
         let port: Int
         let socket: String
 
-        init(flags: URL) throws {
+        init(flags: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
             directory = try TemporaryDirectory()
             socket = directory.path + "/serve.sock"
             let output = try directory.write("serve.out", "")
@@ -100,7 +100,7 @@ struct OpenFeatureClientTests {
                 [
                     "serve", "--flags", flags.path, "--listen", "127.0.0.1:0", "--socket", socket,
                     "--allow-production-writes",
-                ], output: output, errors: errors)
+                ] + arguments, environment: environment, output: output, errors: errors)
             var found: Int?
             _ = waitUntil("ensign serve to print its address") {
                 let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
