@@ -115,14 +115,20 @@ package struct DefinitionLoader: Sendable {
         }
     }
 
-    /// Parses and loads definitions files, adding the files that cannot be read to `diagnostics`.
+    /// Reads and loads definitions files, adding the files that cannot be read to `diagnostics`.
     func loadDefinitions(from paths: [String], into diagnostics: inout [Diagnostic]) -> DefinitionLoadResult {
-        var parsed: [ParsedFile] = []
+        var collector = DefinitionCollector()
+        var names: [String] = []
         for path in paths {
-            if let file = parseFile(path, into: &diagnostics) { parsed.append(file) }
+            do {
+                let readers = try readDefinitions(try ConfigSource.file(path, limits: limits))
+                collect(readers, ofFile: path, into: &collector)
+                names.append(path)
+            } catch {
+                diagnostics.append(Diagnostic(error))
+            }
         }
-        // Handing the parsed files over lets each part of a tree be freed once it is read.
-        return loadDefinitions(consume parsed)
+        return finish(collector, files: names)
     }
 
     /// Reads and parses one file, or records why it cannot be.
@@ -139,15 +145,17 @@ package struct DefinitionLoader: Sendable {
     /// Loads definitions from sources (files already read, or in-memory text).
     package func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        var parsed: [ParsedFile] = []
+        var collector = DefinitionCollector()
+        var names: [String] = []
         for source in sources {
             do {
-                parsed.append(ParsedFile(name: source.name, documents: try parse(source)))
+                collect(try readDefinitions(source), ofFile: source.name, into: &collector)
+                names.append(source.name)
             } catch {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = loadDefinitions(consume parsed)
+        var result = finish(collector, files: names)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }
@@ -166,32 +174,78 @@ package struct DefinitionLoader: Sendable {
         return try parser.documents(from: source.bytes, file: source.name)
     }
 
-    /// What a read document is replaced with.
-    private static let emptyDocument = YAMLNode.null
+    /// Reads a definitions source's documents from its events (JSON as ``parse(_:)`` reads it),
+    /// one reader for each document. A syntax error anywhere fails the whole file.
+    func readDefinitions(_ source: ConfigSource) throws(YAMLError) -> [DefinitionFileReader] {
+        let parser = YAMLParser(limits: limits)
+        let isJSON = source.name.hasSuffix(".json")
+        let readers = try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON) {
+            reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: nil)
+        }
+        guard readers.contains(where: \.needsHeaderFirst) else { return readers }
+        // A namespace or metadata after the definitions it applies to: read again, knowing them.
+        return try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON) {
+            reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: readers.map(\.header))
+        }
+    }
 
-    /// Reads parsed files into definitions. The files are consumed: each document's tree is
-    /// released part by part as it is read, so loading a large file does not hold its whole
-    /// tree and all its definitions at once.
+    /// Reads every document under the reader, each with its header when `knownHeaders` gives them.
+    private func readDocuments(
+        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?
+    ) throws(YAMLError) -> [DefinitionFileReader] {
+        var readers: [DefinitionFileReader] = []
+        while try reader.nextDocument() {
+            let header = knownHeaders.flatMap { readers.count < $0.count ? $0[readers.count] : nil }
+            var fileReader = DefinitionFileReader(today: today, knownHeader: header)
+            try fileReader.read(from: &reader)
+            readers.append(fileReader)
+        }
+        return readers
+    }
+
+    /// Adds one file's documents to `collector`; a file without any is an error.
+    private func collect(
+        _ readers: [DefinitionFileReader], ofFile name: String, into collector: inout DefinitionCollector
+    ) {
+        if readers.isEmpty {
+            collector.diagnostics.append(
+                Diagnostic(
+                    .error, at: SourcePosition(file: name, line: 1, column: 1),
+                    "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
+        }
+        for reader in readers { collector.add(reader) }
+    }
+
+    /// Reads parsed files (a bundle's members, the files a validator sorted) into definitions,
+    /// replaying their trees through the same reader as files read from events.
     func loadDefinitions(_ files: consuming [ParsedFile]) -> DefinitionLoadResult {
-        var collector = DefinitionCollector()
         let names = files.map(\.name)
-        for fileIndex in files.indices {
-            var documents = files[fileIndex].documents
-            files[fileIndex].documents = []
-            if documents.isEmpty {
-                collector.diagnostics.append(
-                    Diagnostic(
-                        .error, at: SourcePosition(file: files[fileIndex].name, line: 1, column: 1),
-                        "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
-            }
-            for documentIndex in documents.indices {
-                let document = documents[documentIndex]
-                documents[documentIndex] = Self.emptyDocument
-                var reader = DefinitionFileReader(today: today)
-                reader.read(consuming: consume document)
-                collector.add(reader)
+        var collector = DefinitionCollector()
+        var diagnostics: [Diagnostic] = []
+        let parser = YAMLParser(limits: limits)
+        for file in files {
+            do {
+                var readers = try parser.readEvents(replaying: file.documents, file: file.name) {
+                    reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: nil)
+                }
+                if readers.contains(where: \.needsHeaderFirst) {
+                    let headers = readers.map(\.header)
+                    readers = try parser.readEvents(replaying: file.documents, file: file.name) {
+                        reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: headers)
+                    }
+                }
+                collect(readers, ofFile: file.name, into: &collector)
+            } catch {
+                diagnostics.append(Diagnostic(error))
             }
         }
+        var result = finish(collector, files: names)
+        result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
+        return result
+    }
+
+    /// Compiles the collected definitions' targeting and builds the set.
+    private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
         let definitions = collector.definitions.map { compiler.compile($0) }
