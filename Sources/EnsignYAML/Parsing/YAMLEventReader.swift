@@ -210,11 +210,29 @@ package struct YAMLEventReader: ~Copyable {
             return node
         }
         #if YAML
+            let event = self.event
+            if event.type == YAML_SCALAR_EVENT, event.data.scalar.anchor == nil {
+                // Most nodes: no collection to track, so no composer.
+                let node = scalarNode(event)
+                try advance()
+                return node
+            }
             var composer = NodeComposer(depth: openDepth)
             return try composer.compose(from: &self)
         #else
             throw YAMLError(.syntax, at: location, "expected a node, found the end of the document")
         #endif
+    }
+
+    /// Composes the node under the cursor unless it is a mapping, which stays under the cursor
+    /// to be entered with ``enterMapping()`` (an alias of one is replayed): for a reader that
+    /// walks mappings and reports anything else.
+    package mutating func composeNodeUnlessMapping() throws(YAMLError) -> YAMLNode? {
+        if kind == .mappingStart { return nil }
+        let node = try composeNode()
+        guard node.isMapping else { return node }
+        replay(node)
+        return nil
     }
 
     /// Replays `node`'s events before the current ones.

@@ -44,6 +44,16 @@ struct DefinitionEventReadingTests {
         #expect(b.location == SourcePosition(file: "f.yaml", line: 3, column: 3))
     }
 
+    @Test("A flags mapping and a flag's fields given as aliases are read as the anchored mappings")
+    func aliasedMappings() throws {
+        let loaded = loadDefinitions([
+            "f.yaml": "$schema: [&all { a: &fields { default: 1 } }]\nflags: *all\npreferences: { p: *fields }\n"
+        ])
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(loaded.definitions.keys == ["a", "p"])
+        #expect(loaded.definitions["p"]?.defaultValue?.value == 1)
+    }
+
     @Test("A merge key among the flags adds the merged flags; the flags written out win")
     func mergeAmongFlags() throws {
         let loaded = loadDefinitions([

@@ -35,8 +35,8 @@ struct DefinitionFileReader {
     static let supportedVersion = 1
 
     /// Reads the document whose root is under the reader's cursor, from its events: the
-    /// top-level mapping and the `flags:` and `preferences:` mappings are walked, and each
-    /// definition is composed and read on its own, so the file is never one tree.
+    /// top-level mapping, the `flags:` and `preferences:` mappings and each definition's fields
+    /// are walked, and only values that are collections are composed, so the file is never one tree.
     mutating func read(from reader: inout YAMLEventReader) throws(YAMLError) {
         guard reader.kind == .mappingStart else {
             let root = try reader.composeNode()
@@ -97,8 +97,7 @@ struct DefinitionFileReader {
 
     /// Reads the `flags:` or `preferences:` value under the cursor, one definition at a time.
     private mutating func readEntries(from reader: inout YAMLEventReader, kind: FlagDefinition.Kind) throws(YAMLError) {
-        guard reader.kind == .mappingStart else {
-            let node = try reader.composeNode()
+        if let node = try reader.composeNodeUnlessMapping() {
             if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
             let section = kind == .flag ? "flags" : "preferences"
             error(
@@ -109,10 +108,9 @@ struct DefinitionFileReader {
         let header = knownHeader ?? self.header
         var mapping = try reader.enterMapping()
         while let key = try reader.nextKey(in: &mapping) {
-            let value = try reader.composeNode()
             var entryReader = DefinitionEntryReader(
                 kind: kind, namespace: header.namespace, setMetadata: header.metadata, today: today)
-            if let definition = entryReader.read(key: key, value: value) {
+            if let definition = try entryReader.read(key: key, from: &reader) {
                 definitions.append(definition)
             }
             diagnostics += entryReader.diagnostics
