@@ -7,11 +7,14 @@
     /// with the reader's anchors and alias budget. libyaml's events stay inside these files.
     struct NodeComposer {
         /// Collections open around the node being composed, for the depth limit.
-        private let depth: Int
+        private var depth = 0
         private var stack: [OpenCollection] = []
 
-        init(depth: Int) {
+        /// Readies the composer for a node inside `depth` open collections, keeping the
+        /// stack's storage: a reader composes thousands of small subtrees with one composer.
+        mutating func reset(depth: Int) {
             self.depth = depth
+            stack.removeAll(keepingCapacity: true)
         }
 
         /// A sequence or mapping whose end event has not arrived yet.

@@ -25,6 +25,7 @@ struct MappingKeyIndex {
                 return SourcePosition(file: location.file, line: first.line, column: first.column)
             }
             guard scanned.count >= 8 else {
+                if scanned.isEmpty { scanned.reserveCapacity(8) }  // one allocation, not four
                 scanned.append((key, location.line, location.column))
                 return nil
             }
@@ -116,7 +117,8 @@ extension YAMLEventReader {
             default:
                 break
             }
-            var composer = NodeComposer(depth: openDepth - 1)
+            var composer = NodeComposer()
+            composer.reset(depth: openDepth - 1)
             replay(restOfMapping: try composer.composeRest(of: mapping, from: &self))
             return try nextKey(in: &mapping)
         #else

@@ -68,6 +68,8 @@ package struct YAMLEventReader: ~Copyable {
         /// The current libyaml event.
         private let eventStorage: UnsafeMutablePointer<yaml_event_t>?
         private var hasEvent = false
+        /// The composer between two subtrees, kept for its stack's storage.
+        private var spareComposer = NodeComposer()
         /// The input, for the positions of encoding errors.
         private let input: UnsafeBufferPointer<UInt8>
         private let inputCount: Int
@@ -217,7 +219,8 @@ package struct YAMLEventReader: ~Copyable {
                 try advance()
                 return node
             }
-            var composer = NodeComposer(depth: openDepth)
+            var composer = takeComposer(depth: openDepth)
+            defer { spareComposer = composer }
             return try composer.compose(from: &self)
         #else
             throw YAMLError(.syntax, at: location, "expected a node, found the end of the document")
@@ -307,6 +310,15 @@ package struct YAMLEventReader: ~Copyable {
             self.eventStorage = eventStorage
             yaml_parser_set_input_string(parser, input.baseAddress, count)
             try advance()
+        }
+
+        /// The reader's composer, ready for a node inside `depth` open collections; put it
+        /// back in `spareComposer` once done.
+        mutating func takeComposer(depth: Int) -> NodeComposer {
+            var composer = spareComposer
+            spareComposer = NodeComposer()
+            composer.reset(depth: depth)
+            return composer
         }
 
         /// The current libyaml event; valid until the next ``advance()``.
