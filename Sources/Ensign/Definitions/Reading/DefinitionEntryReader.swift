@@ -17,6 +17,9 @@ struct DefinitionEntryReader {
     private(set) var key = ""
     private(set) var keyLocation = SourcePosition.unknown("")
     private(set) var fields = DefinitionFields()
+    /// Whether the entry has a field only definitions have (`type`, `default`, `variants`,
+    /// `state`, `defaultVariant`): see ``ConfigFileKind``.
+    private(set) var hasDefinitionField = false
 
     init(kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue], today: CalendarDay) {
         self.kind = kind
@@ -37,12 +40,12 @@ struct DefinitionEntryReader {
     mutating func read(key keyNode: YAMLNode, from reader: inout YAMLEventReader) throws(YAMLError) -> FlagDefinition? {
         guard let shortKey = keyNode.scalarText else {
             error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): a key is text")
-            _ = try reader.composeNode()
+            try skipValue(from: &reader)
             return nil
         }
         if let problem = KeySyntax.flagKeyProblem(shortKey) {
             error(at: keyNode.location, "invalid key \(JSONValue.string(shortKey).jsonText): \(problem)")
-            _ = try reader.composeNode()
+            try skipValue(from: &reader)
             return nil
         }
         key = namespace.map { "\($0).\(shortKey)" } ?? shortKey
@@ -86,8 +89,19 @@ struct DefinitionEntryReader {
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
     }
 
+    /// Reads past the value of an entry that is not read, noting whether it has a definition field.
+    private mutating func skipValue(from reader: inout YAMLEventReader) throws(YAMLError) {
+        let node = try reader.composeNode()
+        hasDefinitionField = node.mappingEntries?.contains {
+            $0.key.scalarText.map(ConfigFileKind.definitionFields.contains) ?? false
+        } ?? false
+    }
+
     private mutating func readFields(from reader: inout YAMLEventReader) throws(YAMLError) {
         fields = try DefinitionFields(reading: &reader, isFlag: kind == .flag)
+        hasDefinitionField =
+            fields.contains(.type) || fields.contains(.default) || fields.contains(.variants)
+            || fields.contains(.state) || fields.contains(.defaultVariant)
         for keyNode in fields.refusedKeys {
             let name = keyNode.scalarText ?? "?"
             let hint =

@@ -113,6 +113,9 @@ struct DefinitionFields {
         return entries[Int(slot) - 1].value
     }
 
+    /// Whether the entry has `field`.
+    func contains(_ field: DefinitionField) -> Bool { slot(field) != 0 }
+
     private func slot(_ field: DefinitionField) -> UInt64 {
         let shift = UInt64(field.rawValue % 8) * 8
         return ((field.rawValue < 8 ? slots.0 : slots.1) >> shift) & 0xFF

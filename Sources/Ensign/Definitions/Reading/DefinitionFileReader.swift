@@ -26,9 +26,19 @@ struct DefinitionFileReader {
     private(set) var needsHeaderFirst = false
     private var hasReadDefinitions = false
 
-    init(today: CalendarDay, knownHeader: Header? = nil) {
+    /// Whether to stop reading at a top-level `ensignBundle` member (see ``hasBundleMember``).
+    let stopsAtBundleMember: Bool
+    /// Whether the document has a top-level `ensignBundle` member: it is a definitions bundle,
+    /// and when ``stopsAtBundleMember`` it was not read further.
+    private(set) var hasBundleMember = false
+    /// Whether the document declares definitions by ``ConfigFileKind``'s rule: it has a
+    /// definitions-only field at the top, or a definition with a field only definitions have.
+    private(set) var declaresDefinitions = false
+
+    init(today: CalendarDay, knownHeader: Header? = nil, stopsAtBundleMember: Bool = false) {
         self.today = today
         self.knownHeader = knownHeader
+        self.stopsAtBundleMember = stopsAtBundleMember
     }
 
     static let topLevelFields = ["version", "namespace", "flags", "preferences", "$evaluators", "$schema", "metadata"]
@@ -39,6 +49,7 @@ struct DefinitionFileReader {
     /// are walked, and only values that are collections are composed, so the file is never one tree.
     mutating func read(from reader: inout YAMLEventReader) throws(YAMLError) {
         guard reader.kind == .mappingStart else {
+            declaresDefinitions = true  // not an overlay either: reported as a definitions file
             let root = try reader.composeNode()
             error(
                 at: root.location,
@@ -49,7 +60,12 @@ struct DefinitionFileReader {
         var mapping = try reader.enterMapping()
         var hasDefinitions = false
         while let key = try reader.nextKey(in: &mapping) {
+            if let name = key.scalarText, ConfigFileKind.definitionMarkers.contains(name) { declaresDefinitions = true }
             guard let name = key.scalarText, Self.topLevelFields.contains(name) else {
+                if key.scalarText == DefinitionsBundle.formatMember {
+                    hasBundleMember = true
+                    if stopsAtBundleMember { return }
+                }
                 let name = key.scalarText ?? "?"
                 error(
                     at: key.location,
@@ -113,6 +129,7 @@ struct DefinitionFileReader {
             if let definition = try entryReader.read(key: key, from: &reader) {
                 definitions.append(definition)
             }
+            declaresDefinitions = declaresDefinitions || entryReader.hasDefinitionField
             diagnostics += entryReader.diagnostics
             flagErrors += entryReader.flagErrors
         }

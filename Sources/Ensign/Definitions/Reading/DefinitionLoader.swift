@@ -117,18 +117,7 @@ package struct DefinitionLoader: Sendable {
 
     /// Reads and loads definitions files, adding the files that cannot be read to `diagnostics`.
     func loadDefinitions(from paths: [String], into diagnostics: inout [Diagnostic]) -> DefinitionLoadResult {
-        var collector = DefinitionCollector()
-        var names: [String] = []
-        for path in paths {
-            do {
-                let readers = try readDefinitions(try ConfigSource.file(path, limits: limits))
-                collect(readers, ofFile: path, into: &collector)
-                names.append(path)
-            } catch {
-                diagnostics.append(Diagnostic(error))
-            }
-        }
-        return finish(collector, files: names)
+        loadDefinitions(paths.compactMap { readFile(atPath: $0, into: &diagnostics) })
     }
 
     /// Reads and parses one file, or records why it cannot be.
@@ -145,17 +134,15 @@ package struct DefinitionLoader: Sendable {
     /// Loads definitions from sources (files already read, or in-memory text).
     package func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        var collector = DefinitionCollector()
-        var names: [String] = []
+        var files: [ReadFile] = []
         for source in sources {
             do {
-                collect(try readDefinitions(source), ofFile: source.name, into: &collector)
-                names.append(source.name)
+                files.append(try readFile(source))
             } catch {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = finish(collector, files: names)
+        var result = loadDefinitions(files)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }
@@ -166,6 +153,12 @@ package struct DefinitionLoader: Sendable {
         var documents: [YAMLNode]
     }
 
+    /// A definitions file read from its events: one reader for each document.
+    struct ReadFile {
+        var name: String
+        var documents: [DefinitionFileReader]
+    }
+
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
     /// anything else as YAML.
     func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
@@ -174,72 +167,100 @@ package struct DefinitionLoader: Sendable {
         return try parser.documents(from: source.bytes, file: source.name)
     }
 
-    /// Reads a definitions source's documents from its events (JSON as ``parse(_:)`` reads it),
-    /// one reader for each document. A syntax error anywhere fails the whole file.
-    func readDefinitions(_ source: ConfigSource) throws(YAMLError) -> [DefinitionFileReader] {
+    /// Reads the definitions file at `path`, or records why it cannot be.
+    func readFile(atPath path: String, into diagnostics: inout [Diagnostic]) -> ReadFile? {
+        do {
+            return try readFile(try ConfigSource.file(path, limits: limits))
+        } catch {
+            diagnostics.append(Diagnostic(error))
+            return nil
+        }
+    }
+
+    /// Reads a definitions source from its events (JSON as ``parse(_:)`` reads it). A syntax
+    /// error anywhere fails the whole file.
+    ///
+    /// - Parameter stopsAtBundleMember: whether to stop at an `ensignBundle` member at the top
+    ///   of the first document (the file is then a bundle, read otherwise).
+    func readFile(_ source: ConfigSource, stopsAtBundleMember: Bool = false) throws(YAMLError) -> ReadFile {
         let parser = YAMLParser(limits: limits)
         let isJSON = source.name.hasSuffix(".json")
-        let readers = try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON) {
-            reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: nil)
+        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember) { body throws(YAMLError) in
+            try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
         }
-        guard readers.contains(where: \.needsHeaderFirst) else { return readers }
-        // A namespace or metadata after the definitions it applies to: read again, knowing them.
-        return try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON) {
-            reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: readers.map(\.header))
+        return ReadFile(name: source.name, documents: documents)
+    }
+
+    /// Reads a parsed file, replaying its trees through the same reader as a file's events.
+    func readFile(_ file: ParsedFile) throws(YAMLError) -> ReadFile {
+        let parser = YAMLParser(limits: limits)
+        let documents = try readDocuments(stopsAtBundleMember: false) { body throws(YAMLError) in
+            try parser.readEvents(replaying: file.documents, file: file.name, body)
+        }
+        return ReadFile(name: file.name, documents: documents)
+    }
+
+    /// Reads every document of the stream `withEvents` runs a reader over; a second time,
+    /// knowing each document's header, when a namespace or metadata came after definitions.
+    private func readDocuments(
+        stopsAtBundleMember: Bool,
+        _ withEvents: ((inout YAMLEventReader) throws(YAMLError) -> [DefinitionFileReader]) throws(YAMLError) ->
+            [DefinitionFileReader]
+    ) throws(YAMLError) -> [DefinitionFileReader] {
+        let readers = try withEvents { reader throws(YAMLError) in
+            try readDocuments(from: &reader, knownHeaders: nil, stopsAtBundleMember: stopsAtBundleMember)
+        }
+        guard readers.contains(where: \.needsHeaderFirst), readers.first?.hasBundleMember != true else { return readers }
+        let headers = readers.map(\.header)
+        return try withEvents { reader throws(YAMLError) in
+            try readDocuments(from: &reader, knownHeaders: headers, stopsAtBundleMember: false)
         }
     }
 
     /// Reads every document under the reader, each with its header when `knownHeaders` gives them.
     private func readDocuments(
-        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?
+        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?, stopsAtBundleMember: Bool
     ) throws(YAMLError) -> [DefinitionFileReader] {
         var readers: [DefinitionFileReader] = []
         while try reader.nextDocument() {
             let header = knownHeaders.flatMap { readers.count < $0.count ? $0[readers.count] : nil }
-            var fileReader = DefinitionFileReader(today: today, knownHeader: header)
+            var fileReader = DefinitionFileReader(
+                today: today, knownHeader: header, stopsAtBundleMember: stopsAtBundleMember && readers.isEmpty)
             try fileReader.read(from: &reader)
             readers.append(fileReader)
+            if fileReader.hasBundleMember { break }
         }
         return readers
     }
 
-    /// Adds one file's documents to `collector`; a file without any is an error.
-    private func collect(
-        _ readers: [DefinitionFileReader], ofFile name: String, into collector: inout DefinitionCollector
-    ) {
-        if readers.isEmpty {
-            collector.diagnostics.append(
-                Diagnostic(
-                    .error, at: SourcePosition(file: name, line: 1, column: 1),
-                    "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
+    /// Loads read files into definitions, in order: a key defined again is an error at its
+    /// second place. A file without documents is an error.
+    func loadDefinitions(_ files: [ReadFile]) -> DefinitionLoadResult {
+        var collector = DefinitionCollector()
+        for file in files {
+            if file.documents.isEmpty {
+                collector.diagnostics.append(
+                    Diagnostic(
+                        .error, at: SourcePosition(file: file.name, line: 1, column: 1),
+                        "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
+            }
+            for reader in file.documents { collector.add(reader) }
         }
-        for reader in readers { collector.add(reader) }
+        return finish(collector, files: files.map(\.name))
     }
 
-    /// Reads parsed files (a bundle's members, the files a validator sorted) into definitions,
-    /// replaying their trees through the same reader as files read from events.
-    func loadDefinitions(_ files: consuming [ParsedFile]) -> DefinitionLoadResult {
-        let names = files.map(\.name)
-        var collector = DefinitionCollector()
+    /// Reads parsed files (a bundle's members) into definitions.
+    func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        let parser = YAMLParser(limits: limits)
+        var read: [ReadFile] = []
         for file in files {
             do {
-                var readers = try parser.readEvents(replaying: file.documents, file: file.name) {
-                    reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: nil)
-                }
-                if readers.contains(where: \.needsHeaderFirst) {
-                    let headers = readers.map(\.header)
-                    readers = try parser.readEvents(replaying: file.documents, file: file.name) {
-                        reader throws(YAMLError) in try readDocuments(from: &reader, knownHeaders: headers)
-                    }
-                }
-                collect(readers, ofFile: file.name, into: &collector)
+                read.append(try readFile(file))
             } catch {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = finish(collector, files: names)
+        var result = loadDefinitions(read)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }
