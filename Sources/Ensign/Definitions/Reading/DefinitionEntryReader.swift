@@ -92,9 +92,10 @@ struct DefinitionEntryReader {
     /// Reads past the value of an entry that is not read, noting whether it has a definition field.
     private mutating func skipValue(from reader: inout YAMLEventReader) throws(YAMLError) {
         let node = try reader.composeNode()
-        hasDefinitionField = node.mappingEntries?.contains {
-            $0.key.scalarText.map(ConfigFileKind.definitionFields.contains) ?? false
-        } ?? false
+        hasDefinitionField =
+            node.mappingEntries?.contains {
+                $0.key.scalarText.map(ConfigFileKind.definitionFields.contains) ?? false
+            } ?? false
     }
 
     private mutating func readFields(from reader: inout YAMLEventReader) throws(YAMLError) {

@@ -210,7 +210,9 @@ package struct DefinitionLoader: Sendable {
         let readers = try withEvents { reader throws(YAMLError) in
             try readDocuments(from: &reader, knownHeaders: nil, stopsAtBundleMember: stopsAtBundleMember)
         }
-        guard readers.contains(where: \.needsHeaderFirst), readers.first?.hasBundleMember != true else { return readers }
+        guard readers.contains(where: \.needsHeaderFirst), readers.first?.hasBundleMember != true else {
+            return readers
+        }
         let headers = readers.map(\.header)
         return try withEvents { reader throws(YAMLError) in
             try readDocuments(from: &reader, knownHeaders: headers, stopsAtBundleMember: false)
