@@ -21,7 +21,7 @@ struct MappingKeyIndex {
     /// Records `key` at `location`; returns where it already stood instead, if it did.
     mutating func insert(_ key: String, at location: SourcePosition) -> SourcePosition? {
         if hashed == nil {
-            if let first = scanned.first(where: { $0.text.utf8.elementsEqual(key.utf8) }) {
+            if let first = scanned.first(where: { Self.hasSameBytes($0.text, key) }) {
                 return SourcePosition(file: location.file, line: first.line, column: first.column)
             }
             guard scanned.count >= 8 else {
@@ -45,9 +45,15 @@ struct MappingKeyIndex {
     /// Where `key` stands, if it does.
     func location(of key: String, file: String) -> SourcePosition? {
         if let hashed { return hashed[ExactText(key)] }
-        return scanned.first { $0.text.utf8.elementsEqual(key.utf8) }.map {
+        return scanned.first { Self.hasSameBytes($0.text, key) }.map {
             SourcePosition(file: file, line: $0.line, column: $0.column)
         }
+    }
+
+    /// Whether both strings have the same bytes; the lengths first, which differ for most
+    /// pairs of a definition's field names and cost nothing to compare.
+    private static func hasSameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// Every key's text.
