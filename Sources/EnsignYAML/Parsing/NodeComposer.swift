@@ -2,28 +2,19 @@
 #if YAML
     import CYAML
 
-    /// Turns libyaml's event stream into ``YAMLNode`` trees: tracks open collections, anchors,
-    /// merge keys, duplicate keys and the limits. All libyaml state stays inside this file.
+    /// Composes one node (a scalar, an alias or a whole collection) from a ``YAMLEventReader``'s
+    /// libyaml events: tracks open collections, merge keys, duplicate keys and the limits,
+    /// with the reader's anchors and alias budget. libyaml's events stay inside these files.
     struct NodeComposer {
-        let file: String
-        /// The file's name once, shared by every node's position.
-        private let fileBox: TextBox
-        let limits: YAMLLimits
-        private(set) var documents: [YAMLNode] = []
+        /// Collections open around the node being composed, for the depth limit.
+        private var depth = 0
         private var stack: [OpenCollection] = []
-        private var anchors: [String: AnchoredNode] = [:]
-        private var aliasBudget: Int
 
-        init(file: String, limits: YAMLLimits) {
-            self.file = file
-            self.fileBox = TextBox(file)
-            self.limits = limits
-            self.aliasBudget = limits.maximumAliasExpansion
-        }
-
-        private struct AnchoredNode {
-            var node: YAMLNode
-            var size: Int
+        /// Readies the composer for a node inside `depth` open collections, keeping the
+        /// stack's storage: a reader composes thousands of small subtrees with one composer.
+        mutating func reset(depth: Int) {
+            self.depth = depth
+            stack.removeAll(keepingCapacity: true)
         }
 
         /// A sequence or mapping whose end event has not arrived yet.
@@ -41,121 +32,106 @@
             var merges: [(position: Int, sources: [YAMLNode])] = []
             /// Built once a mapping grows past a few keys, so duplicate checks stay O(1).
             var keyIndex: [ExactText: SourcePosition]?
+            /// The keys a walked mapping read before its rest was composed here.
+            var earlierKeys: MappingKeyIndex?
             /// Nodes in this subtree so far, counting this one.
             var size = 1
         }
 
-        mutating func compose(_ bytes: [UInt8]) throws(YAMLError) {
-            var parser = yaml_parser_t()
-            guard yaml_parser_initialize(&parser) == 1 else {
-                throw YAMLError(.unreadable, at: location(line: 1, column: 1), "libyaml could not allocate a parser")
+        /// Composes the node under the reader's cursor and moves past it.
+        mutating func compose(from reader: inout YAMLEventReader) throws(YAMLError) -> YAMLNode {
+            while true {
+                let finished = try handle(reader.event, reader: &reader)
+                try reader.advance()
+                if let finished { return finished }
             }
-            defer { yaml_parser_delete(&parser) }
-            // libyaml needs a valid pointer even for empty input.
-            let input = bytes.isEmpty ? [0] : bytes
-            let count = bytes.count
-            var failure: YAMLError?
-            input.withUnsafeBufferPointer { buffer in
-                yaml_parser_set_input_string(&parser, buffer.baseAddress, count)
-                var event = yaml_event_t()
-                while failure == nil {
-                    guard yaml_parser_parse(&parser, &event) == 1 else {
-                        failure = LibYAMLDiagnostics.error(from: parser, bytes: buffer, count: count, file: file)
-                        return
-                    }
-                    defer { yaml_event_delete(&event) }
-                    if event.type == YAML_STREAM_END_EVENT { return }
-                    do throws(YAMLError) {
-                        try handle(event)
-                    } catch {
-                        failure = error
-                    }
-                }
-            }
-            if let failure { throw failure }
         }
 
-        private func location(line: Int, column: Int) -> SourcePosition {
-            SourcePosition(file: file, line: line, column: column)
+        /// Composes the rest of `mapping`, walked so far from the reader's events, from the key
+        /// under the cursor to the mapping's end (which it moves past): the remaining entries
+        /// with merges applied, checked against the keys read before.
+        mutating func composeRest(
+            of mapping: YAMLMappingCursor, from reader: inout YAMLEventReader
+        ) throws(YAMLError) -> [YAMLMappingEntry] {
+            stack.append(
+                OpenCollection(
+                    isMapping: true, line: mapping.location.line, column: mapping.location.column,
+                    earlierKeys: mapping.keys))
+            return try compose(from: &reader).mappingEntries ?? []
         }
 
-        private func location(of mark: yaml_mark_t) -> SourcePosition {
-            SourcePosition(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
-        }
-
-        private mutating func handle(_ event: yaml_event_t) throws(YAMLError) {
+        /// Takes one event in; returns the node being composed once it is complete.
+        private mutating func handle(
+            _ event: yaml_event_t, reader: inout YAMLEventReader
+        ) throws(YAMLError) -> YAMLNode? {
             switch event.type {
             case YAML_SCALAR_EVENT:
-                let scalar = event.data.scalar
-                let text = String(
-                    decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
-                let node = YAMLNode(
-                    .scalar(text, Self.style(scalar.style)), tag: Self.string(scalar.tag), file: fileBox,
-                    line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
-                try complete(node, size: 1, anchor: Self.string(scalar.anchor))
+                return try complete(
+                    reader.scalarNode(event), size: 1, anchor: YAMLEventReader.string(event.data.scalar.anchor),
+                    reader: &reader)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
-                let start = location(of: event.start_mark)
-                guard stack.count < limits.maximumDepth else {
+                let start = reader.location(of: event.start_mark)
+                guard depth + stack.count < reader.limits.maximumDepth else {
                     throw YAMLError(
                         .limitExceeded, at: start,
-                        "nesting is deeper than \(limits.maximumDepth) levels (YAMLLimits.maximumDepth)")
+                        "nesting is deeper than \(reader.limits.maximumDepth) levels (YAMLLimits.maximumDepth)")
                 }
                 let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
                 let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
                 stack.append(
                     OpenCollection(
-                        isMapping: isMapping, tag: Self.string(tag), anchor: Self.string(anchor), line: start.line,
-                        column: start.column))
+                        isMapping: isMapping, tag: YAMLEventReader.string(tag),
+                        anchor: YAMLEventReader.string(anchor), line: start.line, column: start.column))
+                return nil
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let collection = stack.removeLast()
                 let node: YAMLNode
                 if collection.isMapping {
                     node = YAMLNode(
-                        .mapping(try Self.applyingMerges(collection)), tag: collection.tag, file: fileBox,
+                        .mapping(try Self.applyingMerges(collection)), tag: collection.tag, file: reader.fileBox,
                         line: collection.line, column: collection.column)
                 } else {
                     node = YAMLNode(
-                        .sequence(collection.elements), tag: collection.tag, file: fileBox, line: collection.line,
-                        column: collection.column)
+                        .sequence(collection.elements), tag: collection.tag, file: reader.fileBox,
+                        line: collection.line, column: collection.column)
                 }
-                try complete(node, size: collection.size, anchor: collection.anchor)
+                return try complete(node, size: collection.size, anchor: collection.anchor, reader: &reader)
             case YAML_ALIAS_EVENT:
-                let name = Self.string(event.data.alias.anchor) ?? ""
-                let at = location(of: event.start_mark)
-                guard let anchored = anchors[name] else {
+                let name = YAMLEventReader.string(event.data.alias.anchor) ?? ""
+                let at = reader.location(of: event.start_mark)
+                guard let anchored = reader.anchors[name] else {
                     throw YAMLError(.unknownAnchor, at: at, "alias '*\(name)' refers to an anchor that is not defined")
                 }
-                aliasBudget -= anchored.size
-                guard aliasBudget >= 0 else {
+                reader.aliasBudget -= anchored.size
+                guard reader.aliasBudget >= 0 else {
                     throw YAMLError(
                         .limitExceeded, at: at,
-                        "aliases expand to more than \(limits.maximumAliasExpansion) nodes"
+                        "aliases expand to more than \(reader.limits.maximumAliasExpansion) nodes"
                             + " (YAMLLimits.maximumAliasExpansion); is this an alias bomb?")
                 }
-                try complete(anchored.node, size: anchored.size, anchor: nil)
+                return try complete(anchored.node, size: anchored.size, anchor: nil, reader: &reader)
             default:
-                break  // stream/document start and end carry nothing we keep
+                throw YAMLError(.syntax, at: reader.location(of: event.start_mark), "expected a node")
             }
         }
 
-        /// Adds a finished node to its parent (or makes it a document root).
-        private mutating func complete(_ node: YAMLNode, size: Int, anchor: String?) throws(YAMLError) {
-            if let anchor { anchors[anchor] = AnchoredNode(node: node, size: size) }
-            guard !stack.isEmpty else {
-                documents.append(node)
-                anchors.removeAll(keepingCapacity: true)  // anchors are local to a document
-                return
-            }
+        /// Adds a finished node to its parent; returns it when it has none (it is the node
+        /// being composed).
+        private mutating func complete(
+            _ node: YAMLNode, size: Int, anchor: String?, reader: inout YAMLEventReader
+        ) throws(YAMLError) -> YAMLNode? {
+            if let anchor { reader.anchors[anchor] = YAMLEventReader.AnchoredNode(node: node, size: size) }
+            guard !stack.isEmpty else { return node }
             let top = stack.count - 1
             stack[top].size += size
             guard stack[top].isMapping else {
                 stack[top].elements.append(node)
-                return
+                return nil
             }
             guard let key = stack[top].pendingKey else {
                 try Self.acceptKey(node, in: &stack[top])
-                return
+                return nil
             }
             stack[top].pendingKey = nil
             if stack[top].pendingKeyIsMerge {
@@ -164,23 +140,37 @@
             } else {
                 stack[top].entries.append(YAMLMappingEntry(key: key, value: node))
             }
+            return nil
+        }
+
+        /// Whether `key` is the merge key `<<`.
+        static func isMergeKey(_ key: YAMLNode) -> Bool {
+            guard case .scalar(let text, let style) = key.content else { return false }
+            return text == "<<" && style == .plain && (key.tag == nil || key.tag == "tag:yaml.org,2002:merge")
+        }
+
+        /// The error for `key` at `location`, already in its mapping at `first`.
+        static func duplicateKeyError(_ key: String, at location: SourcePosition, first: SourcePosition) -> YAMLError {
+            YAMLError(
+                .duplicateKey, at: location,
+                "duplicate key '\(key)' (first defined at line \(first.line), column \(first.column))")
         }
 
         // Static, so that passing `&stack[top]` does not copy `self` (and with it every open collection).
         private static func acceptKey(_ key: YAMLNode, in collection: inout OpenCollection) throws(YAMLError) {
             collection.pendingKey = key
-            guard case .scalar(let text, let style) = key.content else { return }
-            if text == "<<", style == .plain, key.tag == nil || key.tag == "tag:yaml.org,2002:merge" {
+            guard case .scalar(let text, _) = key.content else { return }
+            if isMergeKey(key) {
                 guard collection.merges.isEmpty else {
                     throw YAMLError(.duplicateKey, at: key.location, "duplicate merge key '<<' in this mapping")
                 }
                 collection.pendingKeyIsMerge = true
                 return
             }
-            if let first = firstLocation(ofKey: text, in: &collection) {
-                throw YAMLError(
-                    .duplicateKey, at: key.location,
-                    "duplicate key '\(text)' (first defined at line \(first.line), column \(first.column))")
+            if let first = collection.earlierKeys?.location(of: text, file: key.location.file)
+                ?? firstLocation(ofKey: text, in: &collection)
+            {
+                throw duplicateKeyError(text, at: key.location, first: first)
             }
         }
 
@@ -223,7 +213,7 @@
         /// and earlier merge sources win over later ones.
         private static func applyingMerges(_ collection: OpenCollection) throws(YAMLError) -> [YAMLMappingEntry] {
             guard !collection.merges.isEmpty else { return collection.entries }
-            var taken = Set(collection.entries.compactMap { $0.key.scalarText })
+            var taken = Set(collection.entries.compactMap { $0.key.scalarText } + (collection.earlierKeys?.texts ?? []))
             var merged: [YAMLMappingEntry] = []
             var position = 0
             for (insertAt, sources) in collection.merges {
@@ -238,21 +228,6 @@
             }
             merged.append(contentsOf: collection.entries[position...])
             return merged
-        }
-
-        private static func style(_ style: yaml_scalar_style_t) -> ScalarStyle {
-            switch style {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
-            case YAML_LITERAL_SCALAR_STYLE: return .literal
-            case YAML_FOLDED_SCALAR_STYLE: return .folded
-            default: return .plain
-            }
-        }
-
-        private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-            guard let pointer else { return nil }
-            return String(cString: pointer)
         }
     }
 #endif

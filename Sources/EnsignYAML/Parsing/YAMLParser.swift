@@ -31,23 +31,66 @@ package struct YAMLParser: Sendable {
 
     /// Parses every document in the UTF-8 (or UTF-16 with a byte-order mark) `bytes`.
     ///
+    /// Without the `YAML` trait (no libyaml) the text must be JSON (see `jsonDocuments`).
+    package func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+        try readEvents(from: bytes, file: file) { reader throws(YAMLError) in
+            var documents: [YAMLNode] = []
+            while try reader.nextDocument() { documents.append(try reader.composeNode()) }
+            return documents
+        }
+    }
+
+    /// Runs `body` with a reader over the events of the UTF-8 `bytes` (see
+    /// ``documents(from:file:)``), or of JSON's when `isJSON` (see ``documents(fromJSON:file:)``).
+    ///
+    /// The reader lives as long as `body` runs; a definitions file is read through it without
+    /// ever being one tree.
+    package func readEvents<Result>(
+        from bytes: [UInt8], file: String, isJSON: Bool = false,
+        _ body: (inout YAMLEventReader) throws(YAMLError) -> Result
+    ) throws(YAMLError) -> Result {
+        try checkSize(of: bytes, file: file)
+        #if YAML
+            if !isJSON {
+                // libyaml needs a valid pointer even for empty input.
+                let input = bytes.isEmpty ? [0] : bytes
+                var outcome: Swift.Result<Result, YAMLError>?
+                input.withUnsafeBufferPointer { buffer in
+                    do throws(YAMLError) {
+                        var reader = try YAMLEventReader(
+                            parsing: buffer, count: bytes.count, file: file, limits: limits)
+                        outcome = .success(try body(&reader))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                }
+                return try outcome!.get()
+            }
+        #endif
+        var reader = YAMLEventReader(
+            replaying: try isJSON ? documents(fromJSON: bytes, file: file) : jsonDocuments(from: bytes, file: file),
+            file: file, limits: limits)
+        return try body(&reader)
+    }
+
+    /// Runs `body` with a reader replaying `documents`, parsed already from `file`.
+    package func readEvents<Result>(
+        replaying documents: [YAMLNode], file: String, _ body: (inout YAMLEventReader) throws(YAMLError) -> Result
+    ) throws(YAMLError) -> Result {
+        var reader = YAMLEventReader(replaying: documents, file: file, limits: limits)
+        return try body(&reader)
+    }
+
     /// Without the `YAML` trait (no libyaml) the text must be JSON, which is YAML: the files
     /// such a build writes itself are, and anything else is an error of kind `unsupported`
     /// that says so, at the first place the text is not JSON.
-    package func documents(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
-        try checkSize(of: bytes, file: file)
-        #if YAML
-            var composer = NodeComposer(file: file, limits: limits)
-            try composer.compose(bytes)
-            return composer.documents
-        #else
-            var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
-            do throws(YAMLError) {
-                return try reader.documents()
-            } catch  where error.kind == .syntax {
-                throw YAMLError.withoutYAMLSupport(error)
-            }
-        #endif
+    private func jsonDocuments(from bytes: [UInt8], file: String) throws(YAMLError) -> [YAMLNode] {
+        var reader = JSONNodeReader(bytes: bytes, file: file, limits: limits)
+        do throws(YAMLError) {
+            return try reader.documents()
+        } catch  where error.kind == .syntax {
+            throw YAMLError.withoutYAMLSupport(error)
+        }
     }
 
     /// Parses JSON text (RFC 8259) into the same located tree: at most one document, none

@@ -63,29 +63,26 @@ extension DefinitionEntryReader {
     }
 
     mutating func readBounds(type: FlagType) -> (Double?, Double?) {
-        var bounds: [Double?] = []
-        for field in [DefinitionField.minimum, .maximum] {
-            let name = field.name
-            guard let node = fields[field] else {
-                bounds.append(nil)
-                continue
-            }
-            guard type == .int || type == .double else {
-                error(at: node.location, "'\(key)' is \(type.withArticle) flag; '\(name)' applies to int and double")
-                bounds.append(nil)
-                continue
-            }
-            guard let number = JSONValue(node).numericValue else {
-                error(at: node.location, "'\(key)' \(name) must be a number; found \(node.kindDescription)")
-                bounds.append(nil)
-                continue
-            }
-            bounds.append(number)
-        }
-        if let minimum = bounds[0], let maximum = bounds[1], minimum > maximum, let node = fields[.maximum] {
+        let minimum = readBound(.minimum, type: type)
+        let maximum = readBound(.maximum, type: type)
+        if let minimum, let maximum, minimum > maximum, let node = fields[.maximum] {
             error(at: node.location, "'\(key)' maximum is below its minimum")
         }
-        return (bounds[0], bounds[1])
+        return (minimum, maximum)
+    }
+
+    /// `minimum:` or `maximum:`, checked to be a number of a numeric flag.
+    private mutating func readBound(_ field: DefinitionField, type: FlagType) -> Double? {
+        guard let node = fields[field] else { return nil }
+        guard type == .int || type == .double else {
+            error(at: node.location, "'\(key)' is \(type.withArticle) flag; '\(field.name)' applies to int and double")
+            return nil
+        }
+        guard let number = JSONValue(node).numericValue else {
+            error(at: node.location, "'\(key)' \(field.name) must be a number; found \(node.kindDescription)")
+            return nil
+        }
+        return number
     }
 
     mutating func readAllowedValues(type: FlagType) -> [JSONValue]? {

@@ -17,6 +17,9 @@ struct DefinitionEntryReader {
     private(set) var key = ""
     private(set) var keyLocation = SourcePosition.unknown("")
     private(set) var fields = DefinitionFields()
+    /// Whether the entry has a field only definitions have (`type`, `default`, `variants`,
+    /// `state`, `defaultVariant`): see ``ConfigFileKind``.
+    private(set) var hasDefinitionField = false
 
     init(kind: FlagDefinition.Kind, namespace: String?, setMetadata: [String: JSONValue], today: CalendarDay) {
         self.kind = kind
@@ -32,24 +35,28 @@ struct DefinitionEntryReader {
 
     var allowedFields: [String] { kind == .flag ? Self.commonFields + Self.flagOnlyFields : Self.commonFields }
 
-    mutating func read(key keyNode: YAMLNode, value node: YAMLNode) -> FlagDefinition? {
+    /// Reads the definition whose key is `keyNode` and whose fields are under the reader's
+    /// cursor, walking them from the events: only the values that are collections are composed.
+    mutating func read(key keyNode: YAMLNode, from reader: inout YAMLEventReader) throws(YAMLError) -> FlagDefinition? {
         guard let shortKey = keyNode.scalarText else {
             error(at: keyNode.location, "invalid key \(JSONValue(keyNode).jsonText): a key is text")
+            try skipValue(from: &reader)
             return nil
         }
         if let problem = KeySyntax.flagKeyProblem(shortKey) {
             error(at: keyNode.location, "invalid key \(JSONValue.string(shortKey).jsonText): \(problem)")
+            try skipValue(from: &reader)
             return nil
         }
         key = namespace.map { "\($0).\(shortKey)" } ?? shortKey
         keyLocation = keyNode.location
-        guard let entries = node.mappingEntries else {
+        if let node = try reader.composeNodeUnlessMapping() {
             var message = "'\(key)' must be a mapping of fields such as type and default; found \(node.kindDescription)"
             if let text = node.scalarText { message += "; write '\(shortKey): { default: \(text) }'" }
             error(at: node.location, message)
             return nil
         }
-        readFields(entries)
+        try readFields(from: &reader)
         guard let (type, variants, mixesTypes) = readTypeAndVariants() else { return nil }
         let (minimum, maximum) = readBounds(type: type)
         let allowedValues = readAllowedValues(type: type)
@@ -82,16 +89,27 @@ struct DefinitionEntryReader {
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
     }
 
-    private mutating func readFields(_ entries: [YAMLMappingEntry]) {
-        fields = DefinitionFields(entries, isFlag: kind == .flag)
-        for index in fields.refusedIndices {
-            let entry = entries[index]
-            let name = entry.key.scalarText ?? "?"
+    /// Reads past the value of an entry that is not read, noting whether it has a definition field.
+    private mutating func skipValue(from reader: inout YAMLEventReader) throws(YAMLError) {
+        let node = try reader.composeNode()
+        hasDefinitionField =
+            node.mappingEntries?.contains {
+                $0.key.scalarText.map(ConfigFileKind.definitionFields.contains) ?? false
+            } ?? false
+    }
+
+    private mutating func readFields(from reader: inout YAMLEventReader) throws(YAMLError) {
+        fields = try DefinitionFields(reading: &reader, isFlag: kind == .flag)
+        hasDefinitionField =
+            fields.contains(.type) || fields.contains(.default) || fields.contains(.variants)
+            || fields.contains(.state) || fields.contains(.defaultVariant)
+        for keyNode in fields.refusedKeys {
+            let name = keyNode.scalarText ?? "?"
             let hint =
                 kind == .preference && Self.flagOnlyFields.contains(name)
                 ? "; preferences cannot have '\(name)' (it is for flags)"
                 : Suggestions.didYouMean(name, among: allowedFields)
-            error(at: entry.key.location, "unknown field '\(name)' in '\(key)'\(hint)")
+            error(at: keyNode.location, "unknown field '\(name)' in '\(key)'\(hint)")
         }
     }
 

@@ -80,14 +80,21 @@ struct DefinitionFields {
 
     /// The indices of the entries the entry's kind does not accept, in file order: unknown
     /// fields, and flagd's long-form fields in a preference (indexed all the same).
-    private(set) var refusedIndices: [Int] = []
+    private var refusedIndices: [Int] = []
 
-    /// Indexes the known fields of `entries` (keys are unique: the parser refuses duplicates);
-    /// `isFlag` tells whether the long-form fields are accepted.
-    init(_ entries: [YAMLMappingEntry], isFlag: Bool) {
-        self.entries = entries
-        for (index, entry) in entries.enumerated() {
-            guard let name = entry.key.scalarText, let field = DefinitionField(named: name) else {
+    /// The keys of the fields the entry's kind does not accept, in file order.
+    var refusedKeys: [YAMLNode] { refusedIndices.map { entries[$0].key } }
+
+    /// Reads and indexes the fields of the mapping under the reader's cursor (the parser
+    /// refuses duplicate keys); `isFlag` tells whether the long-form fields are accepted.
+    /// Values that are scalars never go through the composer.
+    init(reading reader: inout YAMLEventReader, isFlag: Bool) throws(YAMLError) {
+        var mapping = try reader.enterMapping()
+        entries.reserveCapacity(8)  // one allocation for a definition's usual handful of fields
+        while let key = try reader.nextKey(in: &mapping) {
+            let index = entries.count
+            entries.append(YAMLMappingEntry(key: key, value: try reader.composeNode()))
+            guard let name = key.scalarText, let field = DefinitionField(named: name) else {
                 refusedIndices.append(index)
                 continue
             }
@@ -105,6 +112,9 @@ struct DefinitionFields {
         }
         return entries[Int(slot) - 1].value
     }
+
+    /// Whether the entry has `field`.
+    func contains(_ field: DefinitionField) -> Bool { slot(field) != 0 }
 
     private func slot(_ field: DefinitionField) -> UInt64 {
         let shift = UInt64(field.rawValue % 8) * 8

@@ -11,77 +11,97 @@ struct DefinitionFileReader {
     var definitions: [FlagDefinition] = []
     var evaluators: [(name: String, rule: LocatedValue, node: YAMLNode)] = []
 
-    init(today: CalendarDay) {
+    /// The namespace and metadata that apply to every definition of the document.
+    struct Header {
+        var namespace: String?
+        var metadata: [String: JSONValue] = [:]
+    }
+
+    /// The document's header, when known before its definitions are read (a second reading).
+    let knownHeader: Header?
+    /// The header as read so far.
+    private(set) var header = Header()
+    /// Whether `namespace:` or `metadata:` came after definitions that were read without it:
+    /// the document must be read again with ``header`` known (see ``DefinitionLoader``).
+    private(set) var needsHeaderFirst = false
+    private var hasReadDefinitions = false
+
+    /// Whether to stop reading at a top-level `ensignBundle` member (see ``hasBundleMember``).
+    let stopsAtBundleMember: Bool
+    /// Whether the document has a top-level `ensignBundle` member: it is a definitions bundle,
+    /// and when ``stopsAtBundleMember`` it was not read further.
+    private(set) var hasBundleMember = false
+    /// Whether the document declares definitions by ``ConfigFileKind``'s rule: it has a
+    /// definitions-only field at the top, or a definition with a field only definitions have.
+    private(set) var declaresDefinitions = false
+
+    init(today: CalendarDay, knownHeader: Header? = nil, stopsAtBundleMember: Bool = false) {
         self.today = today
+        self.knownHeader = knownHeader
+        self.stopsAtBundleMember = stopsAtBundleMember
     }
 
     static let topLevelFields = ["version", "namespace", "flags", "preferences", "$evaluators", "$schema", "metadata"]
     static let supportedVersion = 1
 
-    mutating func read(_ root: YAMLNode) {
-        read(consuming: root)
-    }
-
-    /// Reads a document the caller hands over: its `flags:` and `preferences:` entries are
-    /// released one by one as they are read (the definitions keep only what they need).
-    mutating func read(consuming root: consuming YAMLNode) {
-        guard case .mapping(var entries) = root.content else {
+    /// Reads the document whose root is under the reader's cursor, from its events: the
+    /// top-level mapping, the `flags:` and `preferences:` mappings and each definition's fields
+    /// are walked, and only values that are collections are composed, so the file is never one tree.
+    mutating func read(from reader: inout YAMLEventReader) throws(YAMLError) {
+        guard reader.kind == .mappingStart else {
+            declaresDefinitions = true  // not an overlay either: reported as a definitions file
+            let root = try reader.composeNode()
             error(
                 at: root.location,
                 "a definitions file must be a mapping with 'flags:' and/or 'preferences:'; found \(root.kindDescription)"
             )
             return
         }
-        let rootLocation = root.location
-        root.content = .sequence([])  // `entries` is now the tree's only owner
-        var fields: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            guard let name = entry.key.scalarText, Self.topLevelFields.contains(name) else {
-                let name = entry.key.scalarText ?? "?"
+        var mapping = try reader.enterMapping()
+        var hasDefinitions = false
+        while let key = try reader.nextKey(in: &mapping) {
+            if let name = key.scalarText, ConfigFileKind.definitionMarkers.contains(name) { declaresDefinitions = true }
+            guard let name = key.scalarText, Self.topLevelFields.contains(name) else {
+                if key.scalarText == DefinitionsBundle.formatMember {
+                    hasBundleMember = true
+                    if stopsAtBundleMember { return }
+                }
+                let name = key.scalarText ?? "?"
                 error(
-                    at: entry.key.location,
+                    at: key.location,
                     "unknown top-level field '\(name)'\(Suggestions.didYouMean(name, among: Self.topLevelFields))")
+                _ = try reader.composeNode()
                 continue
             }
-            fields[name] = index
+            switch name {
+            case "flags", "preferences":
+                hasDefinitions = true
+                hasReadDefinitions = true
+                try readEntries(from: &reader, kind: name == "flags" ? .flag : .preference)
+            case "version":
+                let version = try reader.composeNode()
+                if version.resolvedScalar != .int(Self.supportedVersion) {
+                    error(
+                        at: version.location,
+                        "unsupported version \(JSONValue(version).jsonText); this Ensign reads version \(Self.supportedVersion)"
+                    )
+                }
+            case "namespace":
+                header.namespace = readNamespace(try reader.composeNode())
+                needsHeaderFirst = needsHeaderFirst || hasReadDefinitions
+            case "metadata":
+                header.metadata = readMetadata(try reader.composeNode(), key: nil) ?? [:]
+                needsHeaderFirst = needsHeaderFirst || hasReadDefinitions
+            case "$evaluators":
+                readEvaluators(try reader.composeNode())
+            default:  // $schema: for editors
+                _ = try reader.composeNode()
+            }
         }
-        func take(_ name: String) -> YAMLNode? {
-            guard let index = fields[name] else { return nil }
-            return Self.take(&entries, at: index).value
-        }
-        if let version = fields["version"].map({ entries[$0].value }),
-            version.resolvedScalar != .int(Self.supportedVersion)
-        {
-            error(
-                at: version.location,
-                "unsupported version \(JSONValue(version).jsonText); this Ensign reads version \(Self.supportedVersion)"
-            )
-        }
-        let namespace = fields["namespace"].flatMap { readNamespace(entries[$0].value) }
-        let setMetadata = fields["metadata"].flatMap { readMetadata(entries[$0].value, key: nil) } ?? [:]
-        if let flags = take("flags") {
-            // `consume`: without it the binding keeps the tree alive and nothing is freed early.
-            readEntries(consuming: consume flags, kind: .flag, namespace: namespace, setMetadata: setMetadata)
-        }
-        if let preferences = take("preferences") {
-            readEntries(
-                consuming: consume preferences, kind: .preference, namespace: namespace, setMetadata: setMetadata)
-        }
-        if let node = take("$evaluators") { readEvaluators(node) }
-        if fields["flags"] == nil, fields["preferences"] == nil {
-            error(at: rootLocation, "a definitions file needs 'flags:' or 'preferences:'")
+        if !hasDefinitions {
+            error(at: mapping.location, "a definitions file needs 'flags:' or 'preferences:'")
         }
     }
-
-    /// Moves an entry out of `entries`, leaving an empty one in its place.
-    static func take(_ entries: inout [YAMLMappingEntry], at index: Int) -> YAMLMappingEntry {
-        let entry = entries[index]
-        entries[index] = emptyEntry
-        return entry
-    }
-
-    /// What a read entry is replaced with: made once, since `YAMLNode.null` builds a new node.
-    private static let emptyEntry = YAMLMappingEntry(key: .null, value: .null)
 
     private mutating func readNamespace(_ node: YAMLNode) -> String? {
         guard case .string(let namespace) = node.resolvedScalar, KeySyntax.isValid(namespace) else {
@@ -91,27 +111,25 @@ struct DefinitionFileReader {
         return namespace
     }
 
-    private mutating func readEntries(
-        consuming node: consuming YAMLNode, kind: FlagDefinition.Kind, namespace: String?,
-        setMetadata: [String: JSONValue]
-    ) {
-        let section = kind == .flag ? "flags" : "preferences"
-        if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
-        guard case .mapping(var entries) = node.content else {
+    /// Reads the `flags:` or `preferences:` value under the cursor, one definition at a time.
+    private mutating func readEntries(from reader: inout YAMLEventReader, kind: FlagDefinition.Kind) throws(YAMLError) {
+        if let node = try reader.composeNodeUnlessMapping() {
+            if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
+            let section = kind == .flag ? "flags" : "preferences"
             error(
                 at: node.location,
                 "'\(section)' must be a mapping of keys to definitions; found \(node.kindDescription)")
             return
         }
-        node.content = .sequence([])  // `entries` is now the only owner, so each read entry can go
-        definitions.reserveCapacity(definitions.count + entries.count)
-        for index in entries.indices {
-            let entry = Self.take(&entries, at: index)
+        let header = knownHeader ?? self.header
+        var mapping = try reader.enterMapping()
+        while let key = try reader.nextKey(in: &mapping) {
             var entryReader = DefinitionEntryReader(
-                kind: kind, namespace: namespace, setMetadata: setMetadata, today: today)
-            if let definition = entryReader.read(key: entry.key, value: entry.value) {
+                kind: kind, namespace: header.namespace, setMetadata: header.metadata, today: today)
+            if let definition = try entryReader.read(key: key, from: &reader) {
                 definitions.append(definition)
             }
+            declaresDefinitions = declaresDefinitions || entryReader.hasDefinitionField
             diagnostics += entryReader.diagnostics
             flagErrors += entryReader.flagErrors
         }

@@ -115,14 +115,9 @@ package struct DefinitionLoader: Sendable {
         }
     }
 
-    /// Parses and loads definitions files, adding the files that cannot be read to `diagnostics`.
+    /// Reads and loads definitions files, adding the files that cannot be read to `diagnostics`.
     func loadDefinitions(from paths: [String], into diagnostics: inout [Diagnostic]) -> DefinitionLoadResult {
-        var parsed: [ParsedFile] = []
-        for path in paths {
-            if let file = parseFile(path, into: &diagnostics) { parsed.append(file) }
-        }
-        // Handing the parsed files over lets each part of a tree be freed once it is read.
-        return loadDefinitions(consume parsed)
+        loadDefinitions(paths.compactMap { readFile(atPath: $0, into: &diagnostics) })
     }
 
     /// Reads and parses one file, or records why it cannot be.
@@ -139,15 +134,15 @@ package struct DefinitionLoader: Sendable {
     /// Loads definitions from sources (files already read, or in-memory text).
     package func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        var parsed: [ParsedFile] = []
+        var files: [ReadFile] = []
         for source in sources {
             do {
-                parsed.append(ParsedFile(name: source.name, documents: try parse(source)))
+                files.append(try readFile(source))
             } catch {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = loadDefinitions(consume parsed)
+        var result = loadDefinitions(files)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }
@@ -158,6 +153,12 @@ package struct DefinitionLoader: Sendable {
         var documents: [YAMLNode]
     }
 
+    /// A definitions file read from its events: one reader for each document.
+    struct ReadFile {
+        var name: String
+        var documents: [DefinitionFileReader]
+    }
+
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
     /// anything else as YAML.
     func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
@@ -166,32 +167,108 @@ package struct DefinitionLoader: Sendable {
         return try parser.documents(from: source.bytes, file: source.name)
     }
 
-    /// What a read document is replaced with.
-    private static let emptyDocument = YAMLNode.null
+    /// Reads the definitions file at `path`, or records why it cannot be.
+    func readFile(atPath path: String, into diagnostics: inout [Diagnostic]) -> ReadFile? {
+        do {
+            return try readFile(try ConfigSource.file(path, limits: limits))
+        } catch {
+            diagnostics.append(Diagnostic(error))
+            return nil
+        }
+    }
 
-    /// Reads parsed files into definitions. The files are consumed: each document's tree is
-    /// released part by part as it is read, so loading a large file does not hold its whole
-    /// tree and all its definitions at once.
-    func loadDefinitions(_ files: consuming [ParsedFile]) -> DefinitionLoadResult {
+    /// Reads a definitions source from its events (JSON as ``parse(_:)`` reads it). A syntax
+    /// error anywhere fails the whole file.
+    ///
+    /// - Parameter stopsAtBundleMember: whether to stop at an `ensignBundle` member at the top
+    ///   of the first document (the file is then a bundle, read otherwise).
+    func readFile(_ source: ConfigSource, stopsAtBundleMember: Bool = false) throws(YAMLError) -> ReadFile {
+        let parser = YAMLParser(limits: limits)
+        let isJSON = source.name.hasSuffix(".json")
+        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember) { body throws(YAMLError) in
+            try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
+        }
+        return ReadFile(name: source.name, documents: documents)
+    }
+
+    /// Reads a parsed file, replaying its trees through the same reader as a file's events.
+    func readFile(_ file: ParsedFile) throws(YAMLError) -> ReadFile {
+        let parser = YAMLParser(limits: limits)
+        let documents = try readDocuments(stopsAtBundleMember: false) { body throws(YAMLError) in
+            try parser.readEvents(replaying: file.documents, file: file.name, body)
+        }
+        return ReadFile(name: file.name, documents: documents)
+    }
+
+    /// Reads every document of the stream `withEvents` runs a reader over; a second time,
+    /// knowing each document's header, when a namespace or metadata came after definitions.
+    private func readDocuments(
+        stopsAtBundleMember: Bool,
+        _ withEvents: ((inout YAMLEventReader) throws(YAMLError) -> [DefinitionFileReader]) throws(YAMLError) ->
+            [DefinitionFileReader]
+    ) throws(YAMLError) -> [DefinitionFileReader] {
+        let readers = try withEvents { reader throws(YAMLError) in
+            try readDocuments(from: &reader, knownHeaders: nil, stopsAtBundleMember: stopsAtBundleMember)
+        }
+        guard readers.contains(where: \.needsHeaderFirst), readers.first?.hasBundleMember != true else {
+            return readers
+        }
+        let headers = readers.map(\.header)
+        return try withEvents { reader throws(YAMLError) in
+            try readDocuments(from: &reader, knownHeaders: headers, stopsAtBundleMember: false)
+        }
+    }
+
+    /// Reads every document under the reader, each with its header when `knownHeaders` gives them.
+    private func readDocuments(
+        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?, stopsAtBundleMember: Bool
+    ) throws(YAMLError) -> [DefinitionFileReader] {
+        var readers: [DefinitionFileReader] = []
+        while try reader.nextDocument() {
+            let header = knownHeaders.flatMap { readers.count < $0.count ? $0[readers.count] : nil }
+            var fileReader = DefinitionFileReader(
+                today: today, knownHeader: header, stopsAtBundleMember: stopsAtBundleMember && readers.isEmpty)
+            try fileReader.read(from: &reader)
+            readers.append(fileReader)
+            if fileReader.hasBundleMember { break }
+        }
+        return readers
+    }
+
+    /// Loads read files into definitions, in order: a key defined again is an error at its
+    /// second place. A file without documents is an error.
+    func loadDefinitions(_ files: [ReadFile]) -> DefinitionLoadResult {
         var collector = DefinitionCollector()
-        let names = files.map(\.name)
-        for fileIndex in files.indices {
-            var documents = files[fileIndex].documents
-            files[fileIndex].documents = []
-            if documents.isEmpty {
+        for file in files {
+            if file.documents.isEmpty {
                 collector.diagnostics.append(
                     Diagnostic(
-                        .error, at: SourcePosition(file: files[fileIndex].name, line: 1, column: 1),
+                        .error, at: SourcePosition(file: file.name, line: 1, column: 1),
                         "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
             }
-            for documentIndex in documents.indices {
-                let document = documents[documentIndex]
-                documents[documentIndex] = Self.emptyDocument
-                var reader = DefinitionFileReader(today: today)
-                reader.read(consuming: consume document)
-                collector.add(reader)
+            for reader in file.documents { collector.add(reader) }
+        }
+        return finish(collector, files: files.map(\.name))
+    }
+
+    /// Reads parsed files (a bundle's members) into definitions.
+    func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
+        var diagnostics: [Diagnostic] = []
+        var read: [ReadFile] = []
+        for file in files {
+            do {
+                read.append(try readFile(file))
+            } catch {
+                diagnostics.append(Diagnostic(error))
             }
         }
+        var result = loadDefinitions(read)
+        result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
+        return result
+    }
+
+    /// Compiles the collected definitions' targeting and builds the set.
+    private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
         let definitions = collector.definitions.map { compiler.compile($0) }

@@ -35,20 +35,39 @@ package struct ConfigValidator: Sendable {
     ///     `environments/*.yaml` is checked.
     package func validate(paths: [String], environment: String? = nil) -> ValidationReport {
         var diagnostics: [Diagnostic] = []
-        var definitionFiles: [DefinitionLoader.ParsedFile] = []
+        var definitionFiles: [DefinitionLoader.ReadFile] = []
         var overlayFiles: [OverlayFile] = []
         var directories: [String] = []
         var overlayEnvironments: Set<String> = []
         for path in paths {
             guard ConfigDirectory.isDirectory(path) else {
-                guard let file = loader.parseFile(path, into: &diagnostics) else { continue }
+                // Read from its events as definitions, which it most often is; a bundle or an
+                // overlay (the first document decides) is parsed whole and read as one instead.
+                let source: ConfigSource
+                let file: DefinitionLoader.ParsedFile
+                do {
+                    source = try ConfigSource.file(path, limits: loader.limits)
+                    let read = try loader.readFile(source, stopsAtBundleMember: true)
+                    if read.documents.first.map({ !$0.hasBundleMember && $0.declaresDefinitions }) ?? true {
+                        definitionFiles.append(read)
+                        continue
+                    }
+                    file = DefinitionLoader.ParsedFile(name: path, documents: try loader.parse(source))
+                } catch {
+                    diagnostics.append(Diagnostic(error))
+                    continue
+                }
                 if DefinitionsBundle.isBundle(file) {
                     // A bundle is a directory in one file: its definitions and every overlay.
                     switch DefinitionsBundle.read(file) {
                     case .failure(let problems): diagnostics += problems.diagnostics
                     case .success(let bundle):
                         directories.append(path)
-                        definitionFiles.append(bundle.definitions)
+                        do {
+                            definitionFiles.append(try loader.readFile(bundle.definitions))
+                        } catch {
+                            diagnostics.append(Diagnostic(error))
+                        }
                         for (name, overlay) in bundle.environments {
                             overlayEnvironments.insert(name)
                             guard environment == nil || environment == name else { continue }
@@ -58,7 +77,15 @@ package struct ConfigValidator: Sendable {
                     continue
                 }
                 let isOverlay = file.documents.first.map { ConfigFileKind(detecting: $0) == .overlay } ?? false
-                if isOverlay { overlayFiles.append(OverlayFile(file: file)) } else { definitionFiles.append(file) }
+                if isOverlay {
+                    overlayFiles.append(OverlayFile(file: file))
+                } else {
+                    do {
+                        definitionFiles.append(try loader.readFile(file))
+                    } catch {
+                        diagnostics.append(Diagnostic(error))
+                    }
+                }
                 continue
             }
             directories.append(path)
@@ -66,7 +93,7 @@ package struct ConfigValidator: Sendable {
             diagnostics += directory.listingProblems(environment: environment)
             let files = directory.definitionFiles()
             if files.isEmpty { diagnostics.append(DefinitionLoader.noDefinitionFiles(in: path)) }
-            definitionFiles += files.compactMap { loader.parseFile($0, into: &diagnostics) }
+            definitionFiles += files.compactMap { loader.readFile(atPath: $0, into: &diagnostics) }
             for overlay in directory.environmentFiles() {
                 overlayEnvironments.insert(overlay.name)
                 guard environment == nil || environment == overlay.name,
@@ -76,8 +103,7 @@ package struct ConfigValidator: Sendable {
             }
         }
         let definitionFileNames = definitionFiles.map(\.name)
-        // Handing the parsed files over lets the loader free each part of a tree once it is read.
-        let loaded = loader.loadDefinitions(consume definitionFiles)
+        let loaded = loader.loadDefinitions(definitionFiles)
         diagnostics += loaded.diagnostics
         let known = KnownEnvironments(definitions: loaded.definitions, overlayNames: overlayEnvironments)
         if let environment,

@@ -1,0 +1,134 @@
+#if YAML
+    import CYAML
+#endif
+
+/// A mapping being read key by key with ``YAMLEventReader/nextKey(in:)``.
+package struct YAMLMappingCursor {
+    /// Where the mapping starts.
+    package let location: SourcePosition
+    /// The keys read from libyaml's events so far, for the duplicate check.
+    var keys = MappingKeyIndex()
+    /// Whether entering the mapping counted towards the depth limit (it came from libyaml).
+    let countsDepth: Bool
+}
+
+/// The scalar keys of a mapping with where each stands, for duplicate checks: compared by
+/// their bytes (see ``ExactText``), scanned while few, hashed past a handful.
+struct MappingKeyIndex {
+    private var scanned: [(text: String, line: Int, column: Int)] = []
+    private var hashed: [ExactText: SourcePosition]?
+
+    /// Records `key` at `location`; returns where it already stood instead, if it did.
+    mutating func insert(_ key: String, at location: SourcePosition) -> SourcePosition? {
+        if hashed == nil {
+            if let first = scanned.first(where: { Self.hasSameBytes($0.text, key) }) {
+                return SourcePosition(file: location.file, line: first.line, column: first.column)
+            }
+            guard scanned.count >= 8 else {
+                if scanned.isEmpty { scanned.reserveCapacity(8) }  // one allocation, not four
+                scanned.append((key, location.line, location.column))
+                return nil
+            }
+            var index: [ExactText: SourcePosition] = [:]
+            for entry in scanned {
+                index[ExactText(entry.text)] = SourcePosition(
+                    file: location.file, line: entry.line, column: entry.column)
+            }
+            scanned = []
+            hashed = index
+        }
+        if let first = hashed?[ExactText(key)] { return first }
+        hashed?[ExactText(key)] = location
+        return nil
+    }
+
+    /// Where `key` stands, if it does.
+    func location(of key: String, file: String) -> SourcePosition? {
+        if let hashed { return hashed[ExactText(key)] }
+        return scanned.first { Self.hasSameBytes($0.text, key) }.map {
+            SourcePosition(file: file, line: $0.line, column: $0.column)
+        }
+    }
+
+    /// Whether both strings have the same bytes; the lengths first, which differ for most
+    /// pairs of a definition's field names and cost nothing to compare.
+    private static func hasSameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// Every key's text.
+    var texts: [String] { hashed.map { $0.keys.map(\.text) } ?? scanned.map(\.text) }
+}
+
+extension YAMLEventReader {
+    /// Enters the mapping under the cursor, to read it with ``nextKey(in:)``.
+    ///
+    /// An anchored mapping is composed first (its anchor must hold the whole node) and then
+    /// replayed; the depth limit counts it as a composed one would.
+    package mutating func enterMapping() throws(YAMLError) -> YAMLMappingCursor {
+        let start = location
+        guard kind == .mappingStart else {
+            throw YAMLError(.syntax, at: start, "expected a mapping")
+        }
+        if isReplaying {
+            enterReplayedMapping()
+            return YAMLMappingCursor(location: start, countsDepth: false)
+        }
+        #if YAML
+            if event.data.mapping_start.anchor != nil {
+                replay(try composeNode())
+                enterReplayedMapping()
+                return YAMLMappingCursor(location: start, countsDepth: false)
+            }
+            guard openDepth < limits.maximumDepth else {
+                throw YAMLError(
+                    .limitExceeded, at: start,
+                    "nesting is deeper than \(limits.maximumDepth) levels (YAMLLimits.maximumDepth)")
+            }
+            openDepth += 1
+            try advance()
+        #endif
+        return YAMLMappingCursor(location: start, countsDepth: true)
+    }
+
+    /// The next key of `mapping` (then the cursor is on its value, which the caller must
+    /// read), or `nil` once the mapping ends (the cursor moves past it).
+    ///
+    /// Keys are checked for duplicates. At a key that cannot be read as a plain scalar (an
+    /// alias, an anchored or non-scalar key, a merge key `<<`), the rest of the mapping is
+    /// composed with the keys read so far taken into account, and replayed.
+    package mutating func nextKey(in mapping: inout YAMLMappingCursor) throws(YAMLError) -> YAMLNode? {
+        if isReplaying {
+            if let key = nextReplayedNode() { return key }
+            leaveReplayedCollection()
+            if mapping.countsDepth { openDepth -= 1 }
+            return nil
+        }
+        #if YAML
+            let event = self.event
+            switch event.type {
+            case YAML_MAPPING_END_EVENT:
+                try advance()
+                openDepth -= 1
+                return nil
+            case YAML_SCALAR_EVENT where event.data.scalar.anchor == nil:
+                let key = scalarNode(event)
+                guard let text = key.scalarText, !NodeComposer.isMergeKey(key) else { break }
+                let at = key.location
+                if let first = mapping.keys.insert(text, at: at) {
+                    throw NodeComposer.duplicateKeyError(text, at: at, first: first)
+                }
+                try advance()
+                return key
+            default:
+                break
+            }
+            var composer = NodeComposer()
+            composer.reset(depth: openDepth - 1)
+            replay(restOfMapping: try composer.composeRest(of: mapping, from: &self))
+            return try nextKey(in: &mapping)
+        #else
+            return nil
+        #endif
+    }
+}
