@@ -11,10 +11,15 @@ import Synchronization
 ///
 /// The flag set is the sample of 50 flags the targeted-evaluation entries use; requests carry
 /// a context with a targeting key and two attributes.
+///
+/// The throughput entries are compared with nginx serving the single evaluation's response
+/// body from a static file (``NginxReference``), driven by the same load generator, rounds
+/// alternated: DESIGN.md's floor is 0.25× nginx's rate (at most 4× its time per request),
+/// its aim 0.5× for single evaluations and 0.8× for a bulk 304 revalidation.
 enum ServeEntries {
     static let names = [
-        "serve single p50", "serve single p99", "serve single throughput", "serve bulk p50", "serve bulk 304 p50",
-        "serve sse p50", "serve sse p99",
+        "nginx static throughput", "serve single p50", "serve single p99", "serve single throughput",
+        "serve bulk p50", "serve bulk 304 p50", "serve bulk 304 throughput", "serve sse p50", "serve sse p99",
     ]
     private static let groupName = "ensign serve (OFREP, loopback)"
     private static let body = #"{"context":{"targetingKey":"user-42","country":"FR","plan":"pro"}}"#
@@ -52,11 +57,23 @@ enum ServeEntries {
 
         let single = LoopbackHTTPClient.post("/ofrep/v1/evaluate/flags/bench.flag7", body: body)
         let connection = try LoopbackHTTPClient(port: port)
+        connection.keepsBody = true
+        try expect(200, try connection.exchange(single))
+        connection.keepsBody = false
+        let nginx = try NginxReference.executable.map { try NginxReference(executable: $0, body: connection.lastBody) }
+        defer { nginx?.stop() }
         let singleRounds = try LatencyRounds(rounds: rounds, events: requests) {
             [try timed { try expect(200, try connection.exchange(single)) }]
         }
         var throughput: [Double] = []
+        var nginxThroughput: [Double] = []
         for _ in 0..<rounds {
+            // Alternated in each round, so that other load on the machine falls on both alike.
+            if let nginx {
+                nginxThroughput.append(
+                    try parallelNanosecondsPerRequest(
+                        port: nginx.port, request: LoopbackHTTPClient.get(nginx.path), requests: requests))
+            }
             throughput.append(try parallelNanosecondsPerRequest(port: port, request: single, requests: requests))
         }
 
@@ -73,6 +90,11 @@ enum ServeEntries {
         let revalidateRounds = try LatencyRounds(rounds: rounds, events: requests) {
             [try timed { try expect(304, try connection.exchange(revalidate)) }]
         }
+        var revalidateThroughput: [Double] = []
+        for _ in 0..<rounds {
+            revalidateThroughput.append(
+                try parallelNanosecondsPerRequest(port: port, request: revalidate, requests: requests, status: 304))
+        }
 
         let stream = try LoopbackHTTPClient(port: port)
         try stream.send(Array("GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
@@ -87,8 +109,15 @@ enum ServeEntries {
             return [Double((ContinuousClock.now - start).nanoseconds)]
         }
 
-        let perSecond = throughput.isEmpty ? 0 : 1e9 / (throughput.sorted()[throughput.count / 2])
+        let nginxReference = nginx == nil ? nil : "nginx static throughput"
         return [
+            entry(
+                "nginx static throughput", "nginx, the same body from a static file, 2 connections, time per request",
+                requests, nginxThroughput,
+                note: nginx == nil
+                    ? "nginx is not installed (apt-get install nginx-light): the serve entries have no reference"
+                    : "GET of a file holding the single evaluation's response body; two workers, no access log;"
+                        + " ≈ \(perSecond(nginxThroughput)) requests/s (median round)"),
             entry(
                 "serve single p50", "single evaluation, one connection, p50", requests, singleRounds.p50,
                 note: "POST /ofrep/v1/evaluate/flags/KEY (a targeted flag), keep-alive, request sent → response read"),
@@ -97,13 +126,19 @@ enum ServeEntries {
                 note: "p99 of the same"),
             entry(
                 "serve single throughput", "single evaluations, 2 connections, time per request", requests, throughput,
-                note: "two client threads, \(requests) requests each; ≈ \(Int(perSecond)) evaluations/s (median round)"),
+                reference: nginxReference, target: .ratio(atMost: 4, aim: 2),
+                note: "two client threads, \(requests) requests each; ≈ \(perSecond(throughput)) evaluations/s"
+                    + " (median round); the ratio is nginx's rate ÷ this one's"),
             entry(
                 "serve bulk p50", "bulk evaluation (50 flags), p50", requests / 5, bulkRounds.p50,
                 note: "POST /ofrep/v1/evaluate/flags, 200 with every flag"),
             entry(
                 "serve bulk 304 p50", "bulk revalidation (If-None-Match → 304), p50", requests, revalidateRounds.p50,
                 note: "the current ETag sent back: no evaluation, no body"),
+            entry(
+                "serve bulk 304 throughput", "bulk revalidations (304), 2 connections, time per request", requests,
+                revalidateThroughput, reference: nginxReference, target: .ratio(atMost: 4, aim: 1.25),
+                note: "two client threads; ≈ \(perSecond(revalidateThroughput)) revalidations/s (median round)"),
             entry(
                 "serve sse p50", "override → server-sent event at the client, p50", changes, sseRounds.p50,
                 note: "from setOverride to the client reading refetchEvaluation"),
@@ -114,11 +149,17 @@ enum ServeEntries {
     }
 
     private static func entry(
-        _ id: String, _ name: String, _ iterations: Int, _ samples: [Double], target: Target? = nil, note: String
+        _ id: String, _ name: String, _ iterations: Int, _ samples: [Double], reference: String? = nil,
+        target: Target? = nil, note: String
     ) -> EntryResult {
         EntryResult(
             group: groupName, id: id, name: name, unit: .nanosecondsPerOperation, iterations: iterations,
-            samples: samples, target: target, note: note)
+            samples: samples, reference: reference, target: target, note: note)
+    }
+
+    /// Requests per second of the median round of time-per-request samples.
+    private static func perSecond(_ samples: [Double]) -> Int {
+        samples.isEmpty ? 0 : Int(1e9 / samples.sorted()[samples.count / 2])
     }
 
     private static func timed(_ body: () throws -> Void) throws -> Double {
@@ -131,8 +172,11 @@ enum ServeEntries {
         guard actual == status else { throw BenchmarkFailure("ensign serve answered \(actual), expected \(status)") }
     }
 
-    /// Wall time per request over two connections on two threads, each sending `requests`.
-    private static func parallelNanosecondsPerRequest(port: UInt16, request: [UInt8], requests: Int) throws -> Double {
+    /// Wall time per request over two connections on two threads, each sending `requests` and
+    /// expecting `status` for each.
+    private static func parallelNanosecondsPerRequest(
+        port: UInt16, request: [UInt8], requests: Int, status: Int = 200
+    ) throws -> Double {
         let clients = 2
         let failures = Atomic<Int>(0)
         let start = ContinuousClock.now
@@ -142,7 +186,7 @@ enum ServeEntries {
                 failures.add(requests, ordering: .relaxed)
                 return
             }
-            for _ in 0..<requests where (try? connection.exchange(request)) != 200 {
+            for _ in 0..<requests where (try? connection.exchange(request)) != status {
                 failures.add(1, ordering: .relaxed)
             }
         }

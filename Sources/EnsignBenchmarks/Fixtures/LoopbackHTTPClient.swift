@@ -15,6 +15,10 @@ final class LoopbackHTTPClient {
     private var buffer: [UInt8] = []
     /// The head of the last response read by ``exchange(_:)``.
     private(set) var lastHead = ""
+    /// The body of the last response read by ``exchange(_:)``, kept only when asked for.
+    private(set) var lastBody: [UInt8] = []
+    /// Whether ``exchange(_:)`` keeps ``lastBody`` (off while timing: it would copy each body).
+    var keepsBody = false
 
     init(port: UInt16) throws {
         #if canImport(Glibc)
@@ -43,6 +47,11 @@ final class LoopbackHTTPClient {
     }
 
     deinit { close(socket) }
+
+    /// A GET request's bytes, prepared once.
+    static func get(_ path: String) -> [UInt8] {
+        Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    }
 
     /// A POST request's bytes, prepared once.
     static func post(_ path: String, body: String, headers: String = "") -> [UInt8] {
@@ -76,6 +85,7 @@ final class LoopbackHTTPClient {
                 let status = Int(head.dropFirst(9).prefix(3)) ?? 0
                 let length = Self.contentLength(in: head)
                 while buffer.count < end + 4 + length { try receive() }
+                if keepsBody { lastBody = Array(buffer[(end + 4)..<(end + 4 + length)]) }
                 buffer.removeFirst(end + 4 + length)
                 return status
             }
