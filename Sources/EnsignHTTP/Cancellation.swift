@@ -18,15 +18,7 @@ package final class Cancellation: Sendable {
     private let cancelled = LockedState(false)
 
     package init() {
-        var ends: [Int32] = [-1, -1]
-        let result = ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
-        precondition(result == 0, "pipe() failed: \(String(cString: strerror(errno)))")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
+        (descriptor, writeEnd) = NonBlockingPipe.make()
     }
 
     deinit {

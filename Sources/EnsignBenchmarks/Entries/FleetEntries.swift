@@ -97,8 +97,8 @@ private struct LoopbackEtcd {
         guard let executable = BuiltTool.onPath("etcd") else { return nil }
         // etcd fsyncs every write: on memory-backed /dev/shm the disk does not dominate.
         let directory = try TemporaryFiles.directory(under: access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp")
-        let clientURL = "http://127.0.0.1:\(try freePort())"
-        let peerURL = "http://127.0.0.1:\(try freePort())"
+        let clientURL = "http://127.0.0.1:\(try LoopbackPort.free())"
+        let peerURL = "http://127.0.0.1:\(try LoopbackPort.free())"
         let process = try BuiltTool.start(
             executable,
             [
@@ -125,27 +125,5 @@ private struct LoopbackEtcd {
         var status: Int32 = 0
         waitpid(process, &status, 0)
         TemporaryFiles.remove(directory)
-    }
-
-    /// A loopback TCP port that was free a moment ago.
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw BenchmarkFailure("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard bound else { throw BenchmarkFailure("cannot find a free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -19,6 +19,7 @@ final class NginxReference {
     let path = "/evaluation.json"
     private let process: pid_t
     private let directory: String
+    private var isStopped = false
 
     /// nginx's executable, when installed.
     static var executable: String? {
@@ -30,7 +31,7 @@ final class NginxReference {
         directory = try TemporaryFiles.directory()
         // mkdtemp makes it 0700; nginx's workers run as another user (www-data) when it starts as root.
         chmod(directory, 0o755)
-        port = try Self.freeLoopbackPort()
+        port = try LoopbackPort.free()
         try TemporaryFiles.write(directory + "/www" + path, String(decoding: body, as: UTF8.self))
         let configuration = """
             daemon off;
@@ -77,33 +78,11 @@ final class NginxReference {
 
     /// Stops nginx (a fast shutdown) and removes its prefix; calling it again does nothing.
     func stop() {
-        guard kill(process, 0) == 0 else { return }
+        guard !isStopped else { return }
+        isStopped = true
         kill(process, SIGTERM)
         var status: Int32 = 0
         waitpid(process, &status, 0)
         TemporaryFiles.remove(directory)
-    }
-
-    /// A port the system has just handed out on loopback (bound, read back and closed): nginx
-    /// takes it a moment later, as nothing else here asks for ports.
-    private static func freeLoopbackPort() throws -> UInt16 {
-        #if canImport(Glibc)
-            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let probe = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard probe >= 0 else { throw BenchmarkFailure("socket() failed") }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let found = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0
-            }
-        }
-        guard found else { throw BenchmarkFailure("cannot find a free loopback port") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

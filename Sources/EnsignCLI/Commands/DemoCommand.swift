@@ -47,15 +47,7 @@ enum DemoCommand {
             environment: arguments.option("env") ?? defaultEnvironment(),
             preferencesFile: state + "/preferences.yaml", overridesFile: state + "/overrides.yaml", label: "demo")
         configuration.watchDebounce = .milliseconds(100)
-        let context: AppContext
-        do {
-            context = try AppContext(configuration: configuration)
-        } catch {
-            for diagnostic in error.diagnostics {
-                console.printError(DiagnosticPrinter.format(diagnostic, console: console))
-            }
-            return ExitStatus.failure
-        }
+        guard let context = ContextOpening.open(configuration, console: &console) else { return ExitStatus.failure }
         // The signed-in user the targeting rules see.
         context.setEvaluationContext(
             EvaluationContext(

@@ -74,15 +74,7 @@ enum ServeCommand {
             deploymentFiles: arguments.options("deploy"), label: "serve")
         configuration.watchDebounce = .milliseconds(50)
         if definitions.isLinkedFile { configuration.pollInterval = .seconds(1) }
-        let context: AppContext
-        do {
-            context = try AppContext(configuration: configuration)
-        } catch {
-            for diagnostic in error.diagnostics {
-                console.printError(DiagnosticPrinter.format(diagnostic, console: console))
-            }
-            return ExitStatus.failure
-        }
+        guard let context = ContextOpening.open(configuration, console: &console) else { return ExitStatus.failure }
         let fleet = try arguments.option("etcd").map { urls in
             try EtcdFleetSource.start(
                 context: context, endpoints: EtcdConfiguration.endpoints(fromList: urls),

@@ -14,15 +14,7 @@ final class RefreshSignal: Sendable {
     private let writeEnd: Int32
 
     init() {
-        var ends: [Int32] = [-1, -1]
-        let result = ends.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
-        precondition(result == 0, "pipe() failed: \(String(cString: strerror(errno)))")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        (readEnd, writeEnd) = NonBlockingPipe.make()
     }
 
     deinit {
