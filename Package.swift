@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "EnsignControl", targets: ["EnsignControl"]),
         .library(name: "EnsignFleet", targets: ["EnsignFleet"]),
         .library(name: "EnsignRemote", targets: ["EnsignRemote"]),
+        // The remote source over URLSession (https, TLS): the one Ensign library that links Foundation.
+        .library(name: "EnsignRemoteURLSession", targets: ["EnsignRemoteURLSession"]),
         // OFREP's wire model and the evaluation service over an AppContext, without HTTP.
         .library(name: "EnsignOFREP", targets: ["EnsignOFREP"]),
         // `ensign serve`'s HTTP server (libmicrohttpd), for Swift servers that serve OFREP themselves.
@@ -71,6 +73,9 @@ let package = Package(
         // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
         // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
         .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
+        // The remote source's URLSession transport, for https: TLS and the trust store of the
+        // platform (FoundationNetworking's libcurl on Linux). Foundation stays out of EnsignRemote.
+        .target(name: "EnsignRemoteURLSession", dependencies: ["EnsignRemote", "EnsignHTTP"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
@@ -165,12 +170,15 @@ let package = Package(
         .testTarget(
             name: "EnsignRemoteTests",
             dependencies: [
-                "EnsignRemote", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignTesting",
-                "EnsignTestSupport",
+                "EnsignRemote", "EnsignRemoteURLSession", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON",
+                "EnsignTesting", "EnsignTestSupport",
                 "EnsignCLI", "EnsignRemoteProbe",
             ]),
-        // Writes the remote cache in a loop, for the test that kills it with SIGKILL mid-write.
-        .executableTarget(name: "EnsignRemoteProbe", dependencies: ["EnsignRemote"], path: "Tests/EnsignRemoteProbe"),
+        // Writes the remote cache in a loop, for the test that kills it with SIGKILL mid-write; reads
+        // flags over https in a mount namespace of its own that trusts a test CA.
+        .executableTarget(
+            name: "EnsignRemoteProbe", dependencies: ["EnsignRemote", "EnsignRemoteURLSession"],
+            path: "Tests/EnsignRemoteProbe"),
         // An app instance joining a fleet, for tests that run several app processes.
         .executableTarget(
             name: "EnsignFleetProbe", dependencies: ["Ensign", "EnsignFleet"], path: "Tests/EnsignFleetProbe"),

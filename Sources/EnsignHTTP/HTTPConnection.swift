@@ -77,6 +77,10 @@ package struct HTTPConnection {
         bodyWait: HTTPResponseReader.BodyWait, onHead: (HTTPResponseHead) -> Bool = { _ in true },
         onBody: ([UInt8]) -> Bool
     ) throws(HTTPError) -> HTTPResponseHead {
+        // Never send an https request in the clear.
+        guard endpoint.scheme == .http else {
+            throw .invalidURL(endpoint.description, reason: "the socket client has no TLS")
+        }
         let dialDeadline = min(headDeadline, ContinuousClock.now + dialTimeout)
         let socket = try SocketConnection.connect(
             host: endpoint.host, port: endpoint.port, timeout: ContinuousClock.now.duration(to: dialDeadline),

@@ -1,8 +1,23 @@
 /// Where an HTTP server listens: `http://host:port` with an optional base path.
 ///
-/// Only plain `http` is supported: TLS needs a TLS library, which this package cannot
-/// depend on (see the EnsignFleet documentation for how to reach a TLS-only etcd).
+/// The socket client speaks plain `http` only: TLS needs a TLS library, which the core
+/// modules cannot depend on (see the EnsignFleet documentation for how to reach a TLS-only
+/// etcd). An `https` endpoint is parsed only for a transport that brings its own TLS (the
+/// remote source's `URLSession` transport), which asks for it with `allowingTLS`.
 package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// The URL scheme.
+    package enum Scheme: String, Sendable, Hashable {
+        /// Plain HTTP.
+        case http
+        /// HTTP over TLS.
+        case https
+
+        /// The port a URL without one means.
+        package var defaultPort: Int { self == .http ? 80 : 443 }
+    }
+
+    /// `http`, or `https` when the endpoint was parsed `allowingTLS`.
+    package let scheme: Scheme
     /// The host name or address (IPv6 without brackets).
     package let host: String
     /// The TCP port.
@@ -12,21 +27,23 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given, for messages.
     package let description: String
 
-    /// Parses `url`: `http://127.0.0.1:2379`, `http://etcd-0.etcd:2379/`, `http://[::1]:2379`.
-    package init(_ url: String) throws(HTTPError) {
+    /// Parses `url`: `http://127.0.0.1:2379`, `http://etcd-0.etcd:2379/`, `http://[::1]:2379`;
+    /// with `allowingTLS`, `https://flags.example.com/api` too.
+    package init(_ url: String, allowingTLS: Bool = false) throws(HTTPError) {
         let text = url.trimmingSpaces
         guard let schemeEnd = text.firstRange(of: "://") else {
             throw .invalidURL(url, reason: "expected http://host:port")
         }
-        let scheme = text[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "http" else {
-            if scheme == "https" {
+        let schemeName = text[..<schemeEnd.lowerBound].lowercased()
+        guard let scheme = Scheme(rawValue: schemeName), scheme == .http || allowingTLS else {
+            if schemeName == "https" {
                 throw .invalidURL(
                     url,
                     reason: "https is not supported: Ensign has no TLS library; reach the server through a local"
                         + " TLS-terminating proxy on http://127.0.0.1 (see the EnsignFleet documentation)")
             }
-            throw .invalidURL(url, reason: "the scheme must be http, not '\(scheme)'")
+            let expected = allowingTLS ? "http or https" : "http"
+            throw .invalidURL(url, reason: "the scheme must be \(expected), not '\(schemeName)'")
         }
         var rest = text[schemeEnd.upperBound...]
         var path = ""
@@ -56,13 +73,14 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
             host = rest
         }
         guard !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
-        var port = 80
+        var port = scheme.defaultPort
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
                 throw .invalidURL(url, reason: "the port must be a number from 1 to 65535")
             }
             port = value
         }
+        self.scheme = scheme
         self.host = String(host)
         self.port = port
         self.basePath = path
@@ -72,7 +90,15 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The `Host` header's value.
     package var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == scheme.defaultPort ? name : "\(name):\(port)"
+    }
+
+    /// The scheme, host and port, as a URL without a path: `https://flags.example.com`.
+    package var origin: String { "\(scheme.rawValue)://\(hostHeader)" }
+
+    /// Whether `other` is the same server (scheme, host and port): credentials go only there.
+    package func isSameOrigin(as other: HTTPEndpoint) -> Bool {
+        scheme == other.scheme && host.lowercased() == other.host.lowercased() && port == other.port
     }
 }
 

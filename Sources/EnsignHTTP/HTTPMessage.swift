@@ -44,6 +44,13 @@ package struct HTTPResponseHead: Sendable {
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
+    /// A head from its parts (a transport that parses responses itself, such as `URLSession`).
+    package init(status: Int, reason: String, headers: [(name: String, value: String)]) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+    }
+
     /// Parses the bytes before the blank line: `HTTP/1.1 200 OK`, then `Name: value` lines.
     package init(parsing bytes: ArraySlice<UInt8>) throws(HTTPError) {
         // Split on bytes: as Characters, "\r\n" is one grapheme and never equals "\n".

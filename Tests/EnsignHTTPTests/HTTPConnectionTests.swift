@@ -184,6 +184,30 @@ struct HTTPEndpointTests {
         }
     }
 
+    @Test("https parses only for a transport with TLS: port 443 by default, its origin, and same-origin checks")
+    func parsesHTTPSWhenAllowed() throws {
+        let secure = try HTTPEndpoint("https://flags.example.com/api/", allowingTLS: true)
+        #expect(secure.scheme == .https && secure.port == 443 && secure.basePath == "/api")
+        #expect(secure.hostHeader == "flags.example.com" && secure.origin == "https://flags.example.com")
+        let other = try HTTPEndpoint("https://FLAGS.example.com:443", allowingTLS: true)
+        #expect(secure.isSameOrigin(as: other))
+        #expect(!secure.isSameOrigin(as: try HTTPEndpoint("http://flags.example.com:443")))
+        #expect(!secure.isSameOrigin(as: try HTTPEndpoint("https://flags.example.com:8443", allowingTLS: true)))
+        #expect(try HTTPEndpoint("http://x:8080", allowingTLS: true).origin == "http://x:8080")
+        #expect(throws: HTTPError.self) { _ = try HTTPEndpoint("ftp://x:1", allowingTLS: true) }
+    }
+
+    @Test("The socket client never sends an https endpoint's request in the clear")
+    func socketClientRefusesHTTPS() throws {
+        let secure = try HTTPEndpoint("https://127.0.0.1:1", allowingTLS: true)
+        #expect {
+            _ = try HTTPConnection(endpoint: secure, dialTimeout: .seconds(1)).send(
+                HTTPRequest(path: "/"), timeout: .seconds(1))
+        } throws: { error in
+            "\(error)".contains("no TLS")
+        }
+    }
+
     @Test(
         "Malformed URLs are refused",
         arguments: ["127.0.0.1:2379", "ftp://x:1", "http://:2379", "http://x:99999", "http://u:p@x:1"])

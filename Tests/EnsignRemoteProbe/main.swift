@@ -11,9 +11,17 @@ import EnsignRemote
 // `EnsignRemoteProbe write-cache PATH`: replaces the remote cache at PATH with evaluations
 // 1, 2, 3, … as fast as it can, for ever, so that a test can kill it with SIGKILL in the middle
 // of a write and check that the file holds one whole evaluation or the other.
+//
+// `EnsignRemoteProbe read-https URL`: follows the OFREP server at URL over URLSession and
+// prints `STREAMING list.pageSize=V` once its event stream is up, then `CHANGED
+// list.pageSize=V` when the value changes (or `FAILED reason` and exit 1). The test runs it in
+// a mount namespace of its own whose system CA bundle trusts the test's certificate.
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "read-https" {
+    exit(readOverHTTPS(baseURL: arguments[2]))
+}
 guard arguments.count == 3, arguments[1] == "write-cache" else {
-    print("usage: EnsignRemoteProbe write-cache PATH")
+    print("usage: EnsignRemoteProbe write-cache PATH | read-https URL")
     exit(2)
 }
 let cache = EvaluationCacheFile(

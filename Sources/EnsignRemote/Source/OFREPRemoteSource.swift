@@ -39,9 +39,11 @@ import EnsignOFREP
 /// in a private 0700 directory, a directory another user can write to refused, a corrupt file
 /// set aside and not used. It holds no event stream URL (they may carry credentials).
 ///
-/// Plain HTTP only: the socket client has no TLS. Put a TLS-terminating proxy on loopback in
-/// front of a TLS-only server; a `URLSession` transport for Apple platforms is a later step,
-/// in a module of its own, so that the core never links Foundation.
+/// This initializer's socket client speaks plain HTTP only. For `https://`, import
+/// EnsignRemoteURLSession and create the source with
+/// `OFREPRemoteSource(configuration:sessionConfiguration:)`: the same source over `URLSession`
+/// (FoundationNetworking on Linux), in a module of its own so that this one never links
+/// Foundation. Or put a TLS-terminating proxy on loopback in front of the server.
 ///
 /// Observers of keys the source changes run on its thread (the cache's values, on the thread
 /// that attaches it). Keep the source while it should run: ``stop()``, or releasing it, stops
@@ -63,7 +65,7 @@ public final class OFREPRemoteSource: ValueProvider {
     /// A source for the server `configuration` names, not started yet: attach it to a context.
     ///
     /// - Throws: ``OFREPRemoteError/invalidConfiguration(_:)`` for a base URL that is not
-    ///   `http://host[:port][/path]` (`https://` is refused: see above).
+    ///   `http://host[:port][/path]` (`https://` needs the `URLSession` transport: see above).
     public convenience init(configuration: OFREPRemoteConfiguration) throws(OFREPRemoteError) {
         try self.init(
             configuration: configuration, transport: SocketTransport(connectTimeout: configuration.connectTimeout))
@@ -72,8 +74,15 @@ public final class OFREPRemoteSource: ValueProvider {
     /// A source that exchanges its messages through `transport` (a scripted one in tests).
     package init(configuration: OFREPRemoteConfiguration, transport: any OFREPTransport) throws(OFREPRemoteError) {
         do {
-            endpoint = try HTTPEndpoint(configuration.baseURL)
+            endpoint = try HTTPEndpoint(configuration.baseURL, allowingTLS: transport.supportsTLS)
         } catch {
+            if !transport.supportsTLS, (try? HTTPEndpoint(configuration.baseURL, allowingTLS: true)) != nil {
+                throw .invalidConfiguration(
+                    "'\(configuration.baseURL)': https needs TLS, which this source's socket client lacks; import"
+                        + " EnsignRemoteURLSession and create the source with"
+                        + " OFREPRemoteSource(configuration:sessionConfiguration:) (URLSession, TLS), or reach the"
+                        + " server through a TLS-terminating proxy on http://127.0.0.1")
+            }
             throw .invalidConfiguration("\(error)")
         }
         self.configuration = configuration

@@ -19,7 +19,7 @@ extension RemoteSession {
             return false
         }
         // Credentials go only to the server they are for; the stream URL carries its own.
-        let sameServer = streamEndpoint.host == endpoint.host && streamEndpoint.port == endpoint.port
+        let sameServer = streamEndpoint.isSameOrigin(as: endpoint)
         var headers = [(name: "Accept", value: "text/event-stream"), (name: "Cache-Control", value: "no-cache")]
         if !state.lastEventID.isEmpty { headers.append((name: "Last-Event-ID", value: state.lastEventID)) }
         if sameServer {
@@ -64,9 +64,10 @@ extension RemoteSession {
     }
 
     /// Where a stream entry points: its `url`, or `origin` (by default the base URL's) plus
-    /// `requestUri`; `nil` when that is not a plain `http` URL the client can use.
+    /// `requestUri`; `nil` when that is not a URL the transport can use (`https` needs TLS), or
+    /// when it would leave TLS for plain HTTP.
     func resolve(_ stream: OFREPEventStream) -> (HTTPEndpoint, String)? {
-        let origin = "http://" + endpoint.hostHeader
+        let origin = endpoint.origin
         let url: String
         if let given = stream.url {
             url = given.hasPrefix("/") ? origin + given : given
@@ -75,7 +76,9 @@ extension RemoteSession {
         } else {
             return nil
         }
-        guard let parsed = try? HTTPEndpoint(url) else { return nil }
+        guard let parsed = try? HTTPEndpoint(url, allowingTLS: transport.supportsTLS),
+            parsed.scheme == .https || endpoint.scheme == .http
+        else { return nil }
         // The endpoint's base path is the whole request target (path and query); the request adds nothing.
         return parsed.basePath.isEmpty ? (parsed, "/") : (parsed, "")
     }

@@ -1,10 +1,13 @@
 import EnsignHTTP
 
 /// How the remote source exchanges HTTP messages with an OFREP server: the socket client of
-/// EnsignHTTP in the library, a scripted fake in tests (every path of the source runs without
-/// a socket), and later `URLSession` on Apple platforms (TLS), in a module of its own so the
-/// core stays free of Foundation.
+/// EnsignHTTP in the library, `URLSession` (TLS) in EnsignRemoteURLSession, a module of its own
+/// so that this one stays free of Foundation, and a scripted fake in tests (every path of the
+/// source runs without a socket).
 package protocol OFREPTransport: Sendable {
+    /// Whether it can reach `https` endpoints (it brings its own TLS).
+    var supportsTLS: Bool { get }
+
     /// Sends `request` to `endpoint` and returns the whole response within `timeout`.
     func send(
         _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
@@ -16,6 +19,11 @@ package protocol OFREPTransport: Sendable {
         _ request: HTTPRequest, to endpoint: HTTPEndpoint, headTimeout: Duration, cancellation: Cancellation,
         onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
     ) throws
+}
+
+extension OFREPTransport {
+    /// Plain HTTP only, unless a transport says otherwise.
+    package var supportsTLS: Bool { false }
 }
 
 /// The transport over EnsignHTTP's plain-HTTP/1.1 socket client: one connection per exchange.

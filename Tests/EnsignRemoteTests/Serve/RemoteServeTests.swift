@@ -15,8 +15,10 @@ struct RemoteServeTests {
           sortOrder: { type: string, enum: [name, recent], default: name }
         """
 
-    @Test("Live changes over SSE, a killed and restarted server, then an offline start from the cache")
-    func endToEnd() throws {
+    @Test(
+        "Live changes over SSE, a killed and restarted server, then an offline start from the cache",
+        arguments: RemoteTransportKind.allCases)
+    func endToEnd(transport: RemoteTransportKind) throws {
         let directory = try TemporaryDirectory()
         let flagsFile = try directory.write("flags/list.yaml", flagsText)
         let flags = directory.path + "/flags"
@@ -24,8 +26,7 @@ struct RemoteServeTests {
         var server = try ServeProcess(flags: flags, directory: directory)
         defer { server.kill() }
         let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(
-            configuration: testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
+        let source = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
         try context.attach(source)
         defer { source.stop() }
         #expect(source.waitUntilStreaming(timeout: .seconds(10)), "ensign serve offers its event stream")
@@ -64,8 +65,7 @@ struct RemoteServeTests {
 
         // An offline start: the cache has the last evaluation, in force as attach returns.
         let offline = try AppContext(definitions: appDefinitions)
-        let restarted = try OFREPRemoteSource(
-            configuration: testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
+        let restarted = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
         try offline.attach(restarted)
         defer { restarted.stop() }
         #expect(offline.value(forKeyNamed: "list.pageSize") == 30)

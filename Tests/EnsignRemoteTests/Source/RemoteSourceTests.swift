@@ -180,12 +180,17 @@ struct RemoteSourceTests {
             })
     }
 
-    @Test("https and malformed base URLs are refused when the source is created")
+    @Test("Malformed base URLs are refused when the source is created, and https without TLS says what to use")
     func refusesBadURLs() {
-        for url in ["https://flags.example", "flags.example:8016", "http://:80"] {
+        for url in ["flags.example:8016", "http://:80", "ftp://flags.example"] {
             #expect(throws: OFREPRemoteError.self) {
                 _ = try OFREPRemoteSource(configuration: testConfiguration(baseURL: url))
             }
+        }
+        #expect {
+            _ = try OFREPRemoteSource(configuration: testConfiguration(baseURL: "https://flags.example"))
+        } throws: { error in
+            "\(error)".contains("EnsignRemoteURLSession") && "\(error)".contains("TLS-terminating proxy")
         }
     }
 

@@ -40,6 +40,35 @@ struct RemoteStreamTests {
             })
     }
 
+    @Test("Over https, a stream on plain http is not used (the source polls) and credentials go to the same origin only")
+    func noDowngradeFromTLS() throws {
+        let server = try ServiceTransport(definitions: serverDefinitions, supportsTLS: true)
+        let plain = #"[{"type": "sse", "url": "http://flags.test/events"}]"#
+        server.state.withLock { $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: plain))] }
+        var configuration = testConfiguration(poll: .milliseconds(50), baseURL: "https://flags.test")
+        configuration.headers = ["Authorization": "Bearer secret"]
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
+        try context.attach(source)
+        #expect(waitUntil("two polls", timeout: .seconds(10)) { server.bulkRequests.count >= 2 })
+        #expect(server.state.withLock { $0.streamConnections } == 0, "the http stream is never connected")
+        source.stop()
+
+        let secure = try ServiceTransport(definitions: serverDefinitions, supportsTLS: true)
+        let streams = #"[{"type": "sse", "url": "https://flags.test:8443/events"}, {"type": "sse", "url": "/events"}]"#
+        secure.state.withLock { $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: streams))] }
+        let second = try OFREPRemoteSource(configuration: configuration, transport: secure)
+        let other = try AppContext(definitions: appDefinitions)
+        try other.attach(second)
+        defer { second.stop() }
+        #expect(second.waitUntilStreaming(timeout: .seconds(10)))
+        let (endpoint, stream) = secure.state.withLock {
+            ($0.streamEndpoints.first, $0.requests.first { $0.method == "GET" })
+        }
+        #expect(endpoint?.scheme == .https && endpoint?.port == 8443)
+        #expect(stream?.headers.contains { $0.name == "Authorization" } == false, "another port is another origin")
+    }
+
     @Test("An endpoint without origin is on the base URL's server and gets the credentials")
     func endpointOnTheBaseOrigin() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)

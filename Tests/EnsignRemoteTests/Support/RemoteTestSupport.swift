@@ -1,5 +1,11 @@
 import Ensign
 import EnsignRemote
+import EnsignRemoteURLSession
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The server's flags: `list.serverOnly` is one the app does not define.
 let serverDefinitions = """
@@ -38,4 +44,22 @@ func testConfiguration(
     configuration.maximumBackoff = .milliseconds(100)
     configuration.requestTimeout = .seconds(5)
     return configuration
+}
+
+/// The library's two transports, for the tests that run the source against a real server with each.
+enum RemoteTransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// EnsignHTTP's socket client (`OFREPRemoteSource(configuration:)`).
+    case socket
+    /// `URLSession` (`OFREPRemoteSource(configuration:sessionConfiguration:)`).
+    case urlSession
+
+    var description: String { rawValue }
+
+    /// A source over this transport.
+    func makeSource(_ configuration: OFREPRemoteConfiguration) throws -> OFREPRemoteSource {
+        switch self {
+        case .socket: try OFREPRemoteSource(configuration: configuration)
+        case .urlSession: try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
+        }
+    }
 }

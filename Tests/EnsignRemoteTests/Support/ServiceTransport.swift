@@ -32,7 +32,11 @@ final class ServiceTransport: OFREPTransport {
         var isStreaming = false
     }
 
-    init(definitions: String) throws {
+    /// Whether it pretends to bring TLS, so the source accepts `https` URLs.
+    let supportsTLS: Bool
+
+    init(definitions: String, supportsTLS: Bool = false) throws {
+        self.supportsTLS = supportsTLS
         var options = OFREPServiceOptions()
         options.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
         service = OFREPService(context: try AppContext(definitions: definitions), options: options)

@@ -1,0 +1,54 @@
+import Ensign
+import EnsignRemote
+import EnsignRemoteURLSession
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The probe's `read-https` mode: the exit status, after printing what it saw.
+func readOverHTTPS(baseURL: String) -> Int32 {
+    func say(_ line: String) {
+        print(line)
+        fflush(nil)  // the test waits for each line
+    }
+    do {
+        let context = try AppContext(
+            definitions: """
+                version: 1
+                namespace: list
+                flags:
+                  pageSize: { type: int, default: 10, minimum: 5, maximum: 100 }
+                """)
+        var configuration = OFREPRemoteConfiguration(baseURL: baseURL, evaluationContext: ["targetingKey": "probe"])
+        configuration.pollInterval = nil  // the event stream alone must bring the change
+        configuration.requestTimeout = .seconds(5)
+        configuration.initialBackoff = .milliseconds(50)
+        configuration.maximumBackoff = .milliseconds(200)
+        let source = try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
+        try context.attach(source)
+        defer { source.stop() }
+        let key = FlagKey<Int>("list.pageSize", default: 10)
+        guard source.waitUntilStreaming(timeout: .seconds(20)) else {
+            say("FAILED no event stream: \(source.lastError ?? "no error")")
+            return 1
+        }
+        let first = context[key]
+        say("STREAMING list.pageSize=\(first)")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if context[key] != first {
+                say("CHANGED list.pageSize=\(context[key])")
+                return 0
+            }
+            usleep(10_000)
+        }
+        say("FAILED no change arrived: \(source.lastError ?? "no error")")
+        return 1
+    } catch {
+        say("FAILED \(error)")
+        return 1
+    }
+}
