@@ -40,7 +40,8 @@ struct RemoteStreamTests {
             })
     }
 
-    @Test("Over https, a stream on plain http is not used (the source polls) and credentials go to the same origin only")
+    @Test(
+        "Over https, a stream on plain http is not used (the source polls) and credentials go to the same origin only")
     func noDowngradeFromTLS() throws {
         let server = try ServiceTransport(definitions: serverDefinitions, supportsTLS: true)
         let plain = #"[{"type": "sse", "url": "http://flags.test/events"}]"#

@@ -1,0 +1,138 @@
+import EnsignTestSupport
+import Foundation
+import Testing
+
+@testable import Ensign
+@testable import EnsignRemote
+@testable import EnsignRemoteURLSession
+
+/// The `URLSession` transport against peers it does not control: `ensign serve` behind a real
+/// TLS terminator (Python's `ssl`), trusted and not, a server that redirects to steal
+/// credentials, and one that never answers.
+@Suite("OFREP remote source over URLSession")
+struct URLSessionTransportTests {
+    private let flagsText = """
+        version: 1
+        namespace: list
+        flags:
+          pageSize: { type: int, default: 30, minimum: 5, maximum: 100 }
+        """
+
+    @Test("Over https with a trusted certificate, values and live changes arrive through TLS")
+    func trustedTLS() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("flags/list.yaml", flagsText)
+        let server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
+        defer { server.kill() }
+        let certificate = try TestCertificate(in: directory)
+        let proxy = try PythonPeer(
+            .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
+            directory: directory)
+        defer { proxy.stop() }
+
+        // FoundationNetworking trusts the system bundle alone; the probe runs where that
+        // bundle is the test certificate (a private mount namespace), so nothing on the
+        // machine trusts it but the probe.
+        let output = try directory.write("probe.out", "")
+        let probe = try BuiltExecutable.start(
+            executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+            [
+                "--mount", "/bin/sh", "-c",
+                #"mount --bind "$1" /etc/ssl/certs/ca-certificates.crt && exec "$2" read-https "$3""#, "sh",
+                certificate.certificate, BuiltExecutable.url(named: "EnsignRemoteProbe").path,
+                "https://127.0.0.1:\(proxy.port)",
+            ], output: output, errors: output)
+        defer { _ = BuiltExecutable.waitForExitOrKill(probe, timeout: .seconds(1)) }
+        let probeOutput = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        #expect(
+            waitUntil("the probe streaming over https", timeout: .seconds(30)) {
+                probeOutput().contains("STREAMING") || !probe.isRunning
+            })
+        #expect(probeOutput().contains("STREAMING list.pageSize=30"), "\(probeOutput())")
+
+        let set = try server.set("list.pageSize", "55")
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(BuiltExecutable.waitForExit(of: probe, timeout: .seconds(30)))
+        #expect(probe.terminationStatus == 0)
+        #expect(probeOutput().contains("CHANGED list.pageSize=55"), "\(probeOutput())")
+        #expect(proxy.lines.contains { $0.hasPrefix("HANDSHAKE TLS") }, "the requests went through TLS: \(proxy.lines)")
+    }
+
+    @Test("A certificate the system does not trust fails the connection; the values stay and the status says why")
+    func untrustedCertificate() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("flags/list.yaml", flagsText)
+        let server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
+        defer { server.kill() }
+        let certificate = try TestCertificate(in: directory)
+        let proxy = try PythonPeer(
+            .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
+            directory: directory)
+        defer { proxy.stop() }
+
+        let context = try AppContext(definitions: appDefinitions)
+        let before = context.value(forKeyNamed: "list.pageSize")
+        let source = try RemoteTransportKind.urlSession.makeSource(
+            testConfiguration(baseURL: "https://127.0.0.1:\(proxy.port)"))
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(waitUntil("the failure reported", timeout: .seconds(20)) { context.status.fleet?.isReachable == false })
+        #expect(!source.isSynced)
+        #expect(context.value(forKeyNamed: "list.pageSize") == before, "nothing from an unverified server is used")
+        let reason = source.lastError ?? ""
+        #expect(reason.lowercased().contains("certificate") || reason.contains("TLS"), "\(reason)")
+        #expect(proxy.lines.contains { $0.hasPrefix("HANDSHAKE FAILED") }, "\(proxy.lines)")
+        #expect(!proxy.lines.contains { $0.hasPrefix("HANDSHAKE TLS") }, "no request was sent")
+    }
+
+    @Test(
+        "A redirect is not followed, so credentials never reach where it points",
+        arguments: RemoteTransportKind.allCases)
+    func redirectsNotFollowed(transport: RemoteTransportKind) throws {
+        let directory = try TemporaryDirectory()
+        let redirector = try PythonPeer(.redirector, directory: directory)
+        defer { redirector.stop() }
+        var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(redirector.port)")
+        configuration.headers = ["Authorization": "Bearer secret"]
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try transport.makeSource(configuration)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(waitUntil("the 307 reported", timeout: .seconds(20)) { (source.lastError ?? "").contains("307") })
+        #expect(
+            waitUntil("a second request", timeout: .seconds(20)) {
+                redirector.lines.filter { $0.hasPrefix("REQUEST") }.count >= 2
+            })
+        #expect(!redirector.lines.contains { $0.hasPrefix("STOLEN") }, "\(redirector.lines)")
+        #expect(!source.isSynced)
+    }
+
+    @Test("A server that never answers times the request out, and stop() does not wait for it")
+    func silentServer() throws {
+        let directory = try TemporaryDirectory()
+        let silent = try PythonPeer(.silent, directory: directory)
+        defer { silent.stop() }
+
+        var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(silent.port)")
+        configuration.requestTimeout = .milliseconds(500)
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try RemoteTransportKind.urlSession.makeSource(configuration)
+        try context.attach(source)
+        #expect(waitUntil("the time-out", timeout: .seconds(20)) { (source.lastError ?? "").contains("timed out") })
+        source.stop()
+
+        // A request with an hour to go: stop() cancels it instead of waiting.
+        configuration.requestTimeout = .seconds(3600)
+        let waiting = try RemoteTransportKind.urlSession.makeSource(configuration)
+        let other = try AppContext(definitions: appDefinitions)
+        let connections = silent.lines.filter { $0 == "CONNECTED" }.count
+        try other.attach(waiting)
+        #expect(
+            waitUntil("the request sent", timeout: .seconds(20)) {
+                silent.lines.filter { $0 == "CONNECTED" }.count > connections
+            })
+        let stopping = ContinuousClock.now
+        waiting.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(30), "stop() interrupted the hour-long wait")
+    }
+}
