@@ -45,7 +45,10 @@ struct RemoteStreamTests {
     func noDowngradeFromTLS() throws {
         let server = try ServiceTransport(definitions: serverDefinitions, supportsTLS: true)
         let plain = #"[{"type": "sse", "url": "http://flags.test/events"}]"#
-        server.state.withLock { $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: plain))] }
+        server.state.withLock {
+            $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: plain))]
+            $0.offersStream = false  // the polls after it offer no stream of the service's own
+        }
         var configuration = testConfiguration(poll: .milliseconds(50), baseURL: "https://flags.test")
         configuration.headers = ["Authorization": "Bearer secret"]
         let context = try AppContext(definitions: appDefinitions)
