@@ -110,7 +110,7 @@ let package = Package(
             path: "Sources/LibYAMLScanTool"),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
-        .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML"]),
+        .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML", "EnsignTestSupport"]),
         .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
         // Helpers the test targets and the test executables share: running built executables, temporary
         // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the

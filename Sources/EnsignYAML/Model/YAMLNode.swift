@@ -27,8 +27,8 @@ package struct YAMLNode: Sendable {
     /// The explicit tag, rare, so boxed: a reference in every node costs less than a string.
     private var tagBox: TextBox?
     /// The position, compact: a parsed file has hundreds of thousands of nodes, so each one
-    /// shares its file's name and keeps its line and column in 32 bits each.
-    private var position: CompactPosition
+    /// refers to its file's name by number and keeps its line and column in 32 bits each.
+    package private(set) var compactPosition: CompactSourcePosition
 
     /// The explicit tag, expanded (`!!str` is `tag:yaml.org,2002:str`), or `nil` when none was written.
     package var tag: String? {
@@ -38,22 +38,22 @@ package struct YAMLNode: Sendable {
 
     /// Where the node starts.
     package var location: SourcePosition {
-        get { position.sourcePosition }
-        set { position = CompactPosition(newValue) }
+        get { compactPosition.sourcePosition }
+        set { compactPosition = CompactSourcePosition(newValue) }
     }
 
     /// Creates a node.
     package init(_ content: Content, tag: String? = nil, location: SourcePosition) {
         self.content = content
         self.tagBox = tag.map(TextBox.init)
-        self.position = CompactPosition(location)
+        self.compactPosition = CompactSourcePosition(location)
     }
 
-    /// Creates a node whose position shares `file` with its document's other nodes.
-    init(_ content: Content, tag: String?, file: TextBox, line: Int, column: Int) {
+    /// Creates a node in the file numbered `file` (see ``SourceFileNames``).
+    init(_ content: Content, tag: String?, file: UInt32, line: Int, column: Int) {
         self.content = content
         self.tagBox = tag.map(TextBox.init)
-        self.position = CompactPosition(file: file, line: line, column: column)
+        self.compactPosition = CompactSourcePosition(file: file, line: line, column: column)
     }
 }
 
@@ -63,27 +63,6 @@ final class TextBox: Sendable {
 
     init(_ text: String) {
         self.text = text
-    }
-}
-
-/// A node's position: its file (shared) and 32-bit line and column.
-struct CompactPosition: Sendable {
-    let file: TextBox
-    let line: UInt32
-    let column: UInt32
-
-    init(file: TextBox, line: Int, column: Int) {
-        self.file = file
-        self.line = UInt32(clamping: line)
-        self.column = UInt32(clamping: column)
-    }
-
-    init(_ position: SourcePosition) {
-        self.init(file: TextBox(position.file), line: position.line, column: position.column)
-    }
-
-    var sourcePosition: SourcePosition {
-        SourcePosition(file: file.text, line: Int(line), column: Int(column))
     }
 }
 

@@ -10,7 +10,8 @@
 /// becomes U+FFFD, as Go's encoding/json (flagd's reader) makes it.
 struct JSONNodeReader {
     private let bytes: [UInt8]
-    private let file: TextBox
+    private let file: String
+    private let fileNumber: UInt32
     private let limits: YAMLLimits
     private var index = 0
     private var line = 1
@@ -19,7 +20,8 @@ struct JSONNodeReader {
 
     init(bytes: [UInt8], file: String, limits: YAMLLimits) {
         self.bytes = bytes
-        self.file = TextBox(file)
+        self.file = file
+        self.fileNumber = SourceFileNames.number(for: file)
         self.limits = limits
     }
 
@@ -39,7 +41,7 @@ struct JSONNodeReader {
     private mutating func readValue() throws(YAMLError) -> YAMLNode {
         let (startLine, startColumn) = (line, column)
         func node(_ content: YAMLNode.Content) -> YAMLNode {
-            YAMLNode(content, tag: nil, file: file, line: startLine, column: startColumn)
+            YAMLNode(content, tag: nil, file: fileNumber, line: startLine, column: startColumn)
         }
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         switch bytes[index] {
@@ -226,7 +228,7 @@ struct JSONNodeReader {
 
     // MARK: Position
 
-    private var position: SourcePosition { SourcePosition(file: file.text, line: line, column: column) }
+    private var position: SourcePosition { SourcePosition(file: file, line: line, column: column) }
 
     /// Moves over `count` bytes, counting lines and columns (a column per code point, as
     /// libyaml counts them; CR LF, LF and a lone CR each end a line).

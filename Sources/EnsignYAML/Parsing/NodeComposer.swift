@@ -89,11 +89,11 @@
                 let node: YAMLNode
                 if collection.isMapping {
                     node = YAMLNode(
-                        .mapping(try Self.applyingMerges(collection)), tag: collection.tag, file: reader.fileBox,
+                        .mapping(try Self.applyingMerges(collection)), tag: collection.tag, file: reader.fileNumber,
                         line: collection.line, column: collection.column)
                 } else {
                     node = YAMLNode(
-                        .sequence(collection.elements), tag: collection.tag, file: reader.fileBox,
+                        .sequence(collection.elements), tag: collection.tag, file: reader.fileNumber,
                         line: collection.line, column: collection.column)
                 }
                 return try complete(node, size: collection.size, anchor: collection.anchor, reader: &reader)

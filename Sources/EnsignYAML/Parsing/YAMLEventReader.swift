@@ -49,8 +49,8 @@ package enum YAMLEventKind: Sendable, Hashable {
 package struct YAMLEventReader: ~Copyable {
     /// The file named in every location.
     package let file: String
-    /// The file's name once, shared by every node's position.
-    let fileBox: TextBox
+    /// The file's number in ``SourceFileNames``, for every node's position.
+    let fileNumber: UInt32
     /// The limits enforced.
     let limits: YAMLLimits
     /// The current document's anchored nodes, with their sizes for the alias budget.
@@ -63,11 +63,16 @@ package struct YAMLEventReader: ~Copyable {
     /// Nodes whose events come before the current libyaml event, innermost last.
     private var replay: [ReplayFrame] = []
     #if YAML
-        /// libyaml's parser, on the heap: it points at itself once given its input.
+        /// libyaml's parser, on the heap (it points at itself once given its input), when this
+        /// reader parses on its own thread; `nil` when a ``LibYAMLPrefetcher`` owns it.
         private let parser: UnsafeMutablePointer<yaml_parser_t>?
-        /// The current libyaml event.
-        private let eventStorage: UnsafeMutablePointer<yaml_event_t>?
+        /// The event parsed on this thread, when there is no prefetcher.
+        private let ownEvent: UnsafeMutablePointer<yaml_event_t>?
+        /// The current libyaml event: `ownEvent`, or one in the prefetcher's batches.
+        private var eventStorage: UnsafeMutablePointer<yaml_event_t>?
         private var hasEvent = false
+        /// Parses ahead on a second thread, for large inputs.
+        private let prefetcher: LibYAMLPrefetcher?
         /// The composer between two subtrees, kept for its stack's storage.
         private var spareComposer = NodeComposer()
         /// The input, for the positions of encoding errors.
@@ -117,13 +122,15 @@ package struct YAMLEventReader: ~Copyable {
     /// A reader that replays `documents` (parsed already, say from JSON) as a stream.
     init(replaying documents: [YAMLNode], file: String, limits: YAMLLimits) {
         self.file = file
-        self.fileBox = TextBox(file)
+        self.fileNumber = SourceFileNames.number(for: file)
         self.limits = limits
         self.aliasBudget = limits.maximumAliasExpansion
         self.replay = [ReplayFrame(.nodes(documents), end: .documentEnd)]
         #if YAML
             parser = nil
+            ownEvent = nil
             eventStorage = nil
+            prefetcher = nil
             input = UnsafeBufferPointer(start: nil, count: 0)
             inputCount = 0
         #endif
@@ -131,9 +138,10 @@ package struct YAMLEventReader: ~Copyable {
 
     deinit {
         #if YAML
-            if let eventStorage {
-                if hasEvent { yaml_event_delete(eventStorage) }
-                eventStorage.deallocate()
+            prefetcher?.finish()
+            if let ownEvent {
+                if hasEvent { yaml_event_delete(ownEvent) }
+                ownEvent.deallocate()
             }
             if let parser {
                 yaml_parser_delete(parser)
@@ -285,12 +293,15 @@ package struct YAMLEventReader: ~Copyable {
 
 #if YAML
     extension YAMLEventReader {
-        /// A reader over libyaml's events for `input`, which must outlive it.
-        init(parsing input: UnsafeBufferPointer<UInt8>, count: Int, file: String, limits: YAMLLimits)
-            throws(YAMLError)
-        {
+        /// A reader over libyaml's events for `input`, which must outlive it; an input of
+        /// `prefetchThreshold` bytes or more is parsed ahead on a second thread (see
+        /// ``LibYAMLPrefetcher``).
+        init(
+            parsing input: UnsafeBufferPointer<UInt8>, count: Int, file: String, limits: YAMLLimits,
+            prefetchThreshold: Int
+        ) throws(YAMLError) {
             self.file = file
-            self.fileBox = TextBox(file)
+            self.fileNumber = SourceFileNames.number(for: file)
             self.limits = limits
             self.aliasBudget = limits.maximumAliasExpansion
             self.input = input
@@ -303,12 +314,24 @@ package struct YAMLEventReader: ~Copyable {
                 parser.deallocate()
                 eventStorage.deallocate()
                 self.parser = nil
+                self.ownEvent = nil
                 self.eventStorage = nil
+                self.prefetcher = nil
                 throw YAMLError(.unreadable, at: location(line: 1, column: 1), "libyaml could not allocate a parser")
             }
-            self.parser = parser
-            self.eventStorage = eventStorage
             yaml_parser_set_input_string(parser, input.baseAddress, count)
+            if count >= prefetchThreshold {
+                eventStorage.deallocate()
+                self.parser = nil
+                self.ownEvent = nil
+                self.eventStorage = nil
+                self.prefetcher = LibYAMLPrefetcher(parser: parser, input: input, count: count, file: file)
+            } else {
+                self.parser = parser
+                self.ownEvent = eventStorage
+                self.eventStorage = eventStorage
+                self.prefetcher = nil
+            }
             try advance()
         }
 
@@ -326,6 +349,10 @@ package struct YAMLEventReader: ~Copyable {
 
         /// Moves to libyaml's next event.
         mutating func advance() throws(YAMLError) {
+            if let prefetcher {
+                eventStorage = try prefetcher.next()
+                return
+            }
             guard let parser, let eventStorage else { return }
             if hasEvent {
                 yaml_event_delete(eventStorage)
@@ -347,7 +374,7 @@ package struct YAMLEventReader: ~Copyable {
             let text = String(
                 decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
             return YAMLNode(
-                .scalar(text, Self.style(scalar.style)), tag: Self.string(scalar.tag), file: fileBox,
+                .scalar(text, Self.style(scalar.style)), tag: Self.string(scalar.tag), file: fileNumber,
                 line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
         }
 

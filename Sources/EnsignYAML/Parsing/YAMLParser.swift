@@ -18,10 +18,17 @@
 package struct YAMLParser: Sendable {
     /// The bounds this parser enforces.
     package var limits: YAMLLimits
+    /// From how many bytes up libyaml parses on a second thread, ahead of the reader (see
+    /// `LibYAMLPrefetcher`): below it, starting a thread costs more than it saves.
+    package var prefetchThreshold: Int
+
+    /// The input size from which ``prefetchThreshold`` parses ahead by default.
+    package static let defaultPrefetchThreshold = 128 << 10
 
     /// Creates a parser with the given limits.
-    package init(limits: YAMLLimits = YAMLLimits()) {
+    package init(limits: YAMLLimits = YAMLLimits(), prefetchThreshold: Int = defaultPrefetchThreshold) {
         self.limits = limits
+        self.prefetchThreshold = prefetchThreshold
     }
 
     /// Parses every document in `text`; `file` labels locations in nodes and errors.
@@ -58,7 +65,8 @@ package struct YAMLParser: Sendable {
                 input.withUnsafeBufferPointer { buffer in
                     do throws(YAMLError) {
                         var reader = try YAMLEventReader(
-                            parsing: buffer, count: bytes.count, file: file, limits: limits)
+                            parsing: buffer, count: bytes.count, file: file, limits: limits,
+                            prefetchThreshold: prefetchThreshold)
                         outcome = .success(try body(&reader))
                     } catch {
                         outcome = .failure(error)

@@ -23,7 +23,7 @@ package struct EnvironmentValues: Sendable, Sequence {
             return
         }
         entries = dictionary.sorted { $0.key < $1.key }.map {
-            Entry(name: $0.key, value: $0.value.value, position: CompactSourcePosition($0.value.location))
+            Entry(name: $0.key, value: $0.value.value, position: $0.value.position)
         }
     }
 

@@ -25,7 +25,7 @@ extension FlagDefinition {
             self.writtenTargeting = targeting.map {
                 targetingNode == nil ? WrittenRule(compacting: $0.value) : .value($0.value)
             }
-            self.targetingPosition = targeting.map { CompactSourcePosition($0.location) } ?? .none
+            self.targetingPosition = targeting.map(\.position) ?? .none
             self.targetingNode = targetingNode
             self.compiledTargeting = compiledTargeting
             self.targetingProblem = targetingProblem

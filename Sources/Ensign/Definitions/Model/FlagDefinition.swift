@@ -113,7 +113,7 @@ public struct FlagDefinition: Sendable {
             self.kind = kind
             self.type = type
             self.defaultValue = defaultValue?.value
-            self.defaultPosition = defaultValue.map { CompactSourcePosition($0.location) } ?? .none
+            self.defaultPosition = defaultValue.map(\.position) ?? .none
             self.isEnabled = isEnabled
             self.environmentValues = environmentValues
             self.constraints = constraints
@@ -169,7 +169,7 @@ public struct FlagDefinition: Sendable {
         defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-        location: SourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil
+        position: CompactSourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil
     ) {
         storage = Storage(
             key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
@@ -177,7 +177,7 @@ public struct FlagDefinition: Sendable {
             constraints: Constraints.unlessEmpty(
                 allowedValues: allowedValues, minimum: minimum, maximum: maximum, expires: expires, swiftType: swiftType
             ),
-            summary: summary, owner: owner, metadata: metadata, position: CompactSourcePosition(location),
+            summary: summary, owner: owner, metadata: metadata, position: position,
             rules: Rules.unlessEmpty(
                 variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
                 compiledTargeting: nil, targetingProblem: nil, defaultVariantProblem: defaultVariantProblem))
@@ -203,7 +203,7 @@ extension FlagDefinition {
             key: key, kind: .flag, type: type, defaultValue: LocatedValue(value, at: .unknown("<values>")),
             variants: [:], defaultVariant: nil, isEnabled: true, targeting: nil, targetingNode: nil,
             environmentValues: [:], allowedValues: nil, minimum: nil, maximum: nil, summary: nil, owner: nil,
-            expires: nil, metadata: [:], location: .unknown("<values>"))
+            expires: nil, metadata: [:], position: CompactSourcePosition(.unknown("<values>")))
     }
 
     /// The name of the variant whose value is `value`, if the flag has one.

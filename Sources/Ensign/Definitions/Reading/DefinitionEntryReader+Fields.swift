@@ -19,7 +19,7 @@ extension DefinitionEntryReader {
             }
             let value = LocatedValueReader.read(
                 defaultNode, rules: rules, key: key, role: "default", diagnostics: &diagnostics)
-            return (value.map { LocatedValue($0, at: defaultNode.location) }, nil, nil)
+            return (value.map { LocatedValue($0, at: defaultNode.compactPosition) }, nil, nil)
         }
         if let defaultNode {
             error(
@@ -49,7 +49,7 @@ extension DefinitionEntryReader {
                 "defaultVariant '\(name)' is not among its variants (\(names.joined(separator: ", ")))",
                 hint: Suggestions.didYouMean(name, among: names))
         }
-        return (LocatedValue(value, at: variantNode.location), name, nil)
+        return (LocatedValue(value, at: variantNode.compactPosition), name, nil)
     }
 
     /// Records an error confined to this flag (it reads `PARSE_ERROR` with `problem`).
@@ -119,7 +119,7 @@ extension DefinitionEntryReader {
                 entry.value, rules: rules, key: key, role: "value for environment '\(name)'",
                 diagnostics: &diagnostics)
             {
-                values[name] = LocatedValue(value, at: entry.value.location)
+                values[name] = LocatedValue(value, at: entry.value.compactPosition)
             }
         }
         return values

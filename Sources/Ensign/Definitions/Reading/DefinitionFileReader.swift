@@ -145,7 +145,7 @@ struct DefinitionFileReader {
                 error(at: entry.key.location, "an evaluator needs a name")
                 continue
             }
-            evaluators.append((name, LocatedValue(JSONValue(entry.value), at: entry.key.location), entry.value))
+            evaluators.append((name, LocatedValue(JSONValue(entry.value), at: entry.key.compactPosition), entry.value))
         }
     }
 

@@ -70,7 +70,7 @@ struct OverlayReader {
                 continue
             }
             guard let definition = definitions[key] else {
-                let value = LocatedValue(JSONValue(entry.value), at: entry.value.location)
+                let value = LocatedValue(JSONValue(entry.value), at: entry.value.compactPosition)
                 if kind == .flag { overlay.ignoredFlags[key] = value } else { overlay.ignoredPreferences[key] = value }
                 reportUndefined(key, entry: entry, kind: kind)
                 continue
@@ -87,7 +87,7 @@ struct OverlayReader {
             if let value = LocatedValueReader.read(
                 entry.value, rules: definition.rules, key: key, role: "value", diagnostics: &diagnostics)
             {
-                values[key] = LocatedValue(value, at: entry.value.location)
+                values[key] = LocatedValue(value, at: entry.value.compactPosition)
             }
         }
         return values

@@ -1,12 +1,13 @@
-import EnsignYAML
+import Synchronization
 
 /// The names of the files values came from, each stored once for the whole process and
-/// referred to by a small number, so a position kept with every definition and resolved
-/// entry costs 12 bytes instead of a 16-byte string plus two 64-bit integers.
+/// referred to by a small number, so a position kept with every node, definition and resolved
+/// entry costs 12 bytes (and no reference count) instead of a 16-byte string plus two 64-bit
+/// integers.
 ///
 /// Append-only: a process reads a handful of files (and tests a few thousand), so the table
 /// never needs to forget a name. Number 0 is reserved for "no file".
-enum SourceFileNames {
+package enum SourceFileNames {
     private struct Table {
         var names: [String] = [""]
         var numbers: [String: UInt32] = [:]
@@ -15,10 +16,10 @@ enum SourceFileNames {
         var last: (name: String, number: UInt32) = ("", 0)
     }
 
-    private static let table = LockedState(Table())
+    private static let table = Mutex(Table())
 
     /// The number for `name`, added to the table on first use.
-    static func number(for name: String) -> UInt32 {
+    package static func number(for name: String) -> UInt32 {
         table.withLock { table in
             if table.last.name == name { return table.last.number }
             let number: UInt32
@@ -35,7 +36,7 @@ enum SourceFileNames {
     }
 
     /// The name numbered `number`.
-    static func name(_ number: UInt32) -> String {
+    package static func name(_ number: UInt32) -> String {
         table.withLock { $0.names[Int(number)] }
     }
 }

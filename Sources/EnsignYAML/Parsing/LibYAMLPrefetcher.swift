@@ -1,0 +1,231 @@
+// libyaml's part: compiled with the YAML trait only (see Package.swift).
+#if YAML
+    import CYAML
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// Runs libyaml's parser on a thread of its own, a few thousand events ahead of the
+    /// ``YAMLEventReader`` that reads them, so a large file's parse (a fifth of loading 10,000
+    /// flags) overlaps with what the reader builds from the events, on a second core.
+    ///
+    /// The events travel in batches through a ring: the parsing thread fills an empty batch and
+    /// queues it; the reader takes full batches in order and hands each back once it has read
+    /// past its last event. Every event is created and deleted (`yaml_event_delete`) on the
+    /// parsing thread, as libyaml's allocations are, so memory never crosses between the two
+    /// threads' allocator arenas. The reader sees exactly the events, and at exactly the point,
+    /// that parsing on its own thread would give: the events before a syntax error, then the
+    /// error.
+    final class LibYAMLPrefetcher: @unchecked Sendable {
+        // @unchecked Sendable, proven: `parser` and the events of a batch the parsing thread
+        // holds are touched only by that thread; a batch changes hands only under `mutex`
+        // (queued as full by the parser, taken by the reader, queued as empty by the reader,
+        // taken by the parser), so each hand-over happens-before the next owner's access. The
+        // shared fields below `mutex` are read and written with it held. `finish()` joins the
+        // thread before anything it used is freed.
+
+        /// Events per batch: enough that hand-overs are rare (a few hundred for a 1 MB file).
+        static let batchCapacity = 1024
+        /// Batches in the ring: the parser can run up to three batches ahead.
+        static let batchCount = 4
+
+        private let parser: UnsafeMutablePointer<yaml_parser_t>
+        private let batches: UnsafeMutablePointer<yaml_event_t>
+        /// How many events of each batch hold libyaml allocations (parsed, not yet deleted).
+        private let liveCounts: UnsafeMutablePointer<Int>
+        private let input: UnsafeBufferPointer<UInt8>
+        private let inputCount: Int
+        private let file: String
+
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let condition: UnsafeMutablePointer<pthread_cond_t>
+        // Guarded by `mutex`:
+        private var fullBatches: [Int] = []
+        private var emptyBatches: [Int] = []
+        private var isParsingOver = false
+        private var parseError: YAMLError?
+        private var isCancelled = false
+
+        // The reader's side (its thread only):
+        /// The batch being read, and the next event in it.
+        private var readingBatch = -1
+        private var readingIndex = 0
+        private var readingCount = 0
+        /// Returned after the last event: libyaml's "no event", as its parser gives past the end.
+        private let noEvent: UnsafeMutablePointer<yaml_event_t>
+
+        private var thread: PrefetchThread?
+
+        /// Starts parsing `input` (which must outlive the prefetcher) with `parser`, which the
+        /// prefetcher owns from now on, on a new thread.
+        init(parser: UnsafeMutablePointer<yaml_parser_t>, input: UnsafeBufferPointer<UInt8>, count: Int, file: String) {
+            self.parser = parser
+            self.input = input
+            self.inputCount = count
+            self.file = file
+            let slots = Self.batchCapacity * Self.batchCount
+            batches = .allocate(capacity: slots)
+            batches.initialize(repeating: yaml_event_t(), count: slots)
+            liveCounts = .allocate(capacity: Self.batchCount)
+            liveCounts.initialize(repeating: 0, count: Self.batchCount)
+            noEvent = .allocate(capacity: 1)
+            noEvent.initialize(to: yaml_event_t())
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            condition = .allocate(capacity: 1)
+            condition.initialize(to: pthread_cond_t())
+            precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+            precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+            emptyBatches = Array(0..<Self.batchCount)
+            thread = PrefetchThread { [unowned(unsafe) self] in self.parseAhead() }
+        }
+
+        /// Stops the parsing thread (at its next batch) and waits for it, then deletes every
+        /// event not yet deleted and the parser. Call it once, before the input goes away.
+        func finish() {
+            locked { isCancelled = true }
+            thread?.join()
+            thread = nil
+            for batch in 0..<Self.batchCount {
+                for index in 0..<liveCounts[batch] { yaml_event_delete(event(batch, index)) }
+                liveCounts[batch] = 0
+            }
+            yaml_parser_delete(parser)
+        }
+
+        deinit {
+            batches.deinitialize(count: Self.batchCapacity * Self.batchCount)
+            batches.deallocate()
+            liveCounts.deallocate()
+            noEvent.deallocate()
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+            parser.deinitialize(count: 1)
+            parser.deallocate()
+        }
+
+        /// The next event, valid until the next call; a syntax error once the events before
+        /// it have been read.
+        func next() throws(YAMLError) -> UnsafeMutablePointer<yaml_event_t> {
+            if readingBatch >= 0, readingIndex < readingCount {
+                defer { readingIndex += 1 }
+                return event(readingBatch, readingIndex)
+            }
+            let previous = readingBatch
+            let taken: Int? = try takeFullBatch(returning: previous)
+            guard let taken else { return noEvent }
+            readingBatch = taken
+            readingIndex = 1
+            readingCount = liveCounts[taken]
+            return event(taken, 0)
+        }
+
+        /// Hands `previous` (if any) back to the parser and waits for the next full batch;
+        /// `nil` once parsing is over and every batch has been read.
+        private func takeFullBatch(returning previous: Int) throws(YAMLError) -> Int? {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            if previous >= 0 {
+                emptyBatches.append(previous)
+                pthread_cond_broadcast(condition)
+            }
+            while fullBatches.isEmpty {
+                if isParsingOver {
+                    readingBatch = -1
+                    if let parseError { throw parseError }
+                    return nil
+                }
+                pthread_cond_wait(condition, mutex)
+            }
+            return fullBatches.removeFirst()
+        }
+
+        // MARK: The parsing thread
+
+        private func parseAhead() {
+            while let batch = takeEmptyBatch() {
+                // The reader is done with these events: delete them here, where libyaml made them.
+                for index in 0..<liveCounts[batch] { yaml_event_delete(event(batch, index)) }
+                var count = 0
+                var isOver = false
+                var error: YAMLError?
+                while count < Self.batchCapacity {
+                    guard yaml_parser_parse(parser, event(batch, count)) == 1 else {
+                        error = LibYAMLDiagnostics.error(from: parser.pointee, bytes: input, count: inputCount, file: file)
+                        isOver = true
+                        break
+                    }
+                    count += 1
+                    if event(batch, count - 1).pointee.type == YAML_STREAM_END_EVENT {
+                        isOver = true
+                        break
+                    }
+                }
+                liveCounts[batch] = count
+                locked {
+                    if count > 0 { fullBatches.append(batch) } else { emptyBatches.append(batch) }
+                    isParsingOver = isOver
+                    parseError = error
+                }
+                if isOver { return }
+            }
+        }
+
+        /// Waits for a batch the reader has handed back; `nil` once cancelled.
+        private func takeEmptyBatch() -> Int? {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            while emptyBatches.isEmpty, !isCancelled { pthread_cond_wait(condition, mutex) }
+            return isCancelled ? nil : emptyBatches.removeFirst()
+        }
+
+        private func locked(_ body: () -> Void) {
+            pthread_mutex_lock(mutex)
+            body()
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+
+        private func event(_ batch: Int, _ index: Int) -> UnsafeMutablePointer<yaml_event_t> {
+            batches + batch * Self.batchCapacity + index
+        }
+    }
+
+    /// The parsing thread: a joinable pthread running one closure.
+    private final class PrefetchThread {
+        #if os(Linux)
+            private var handle = pthread_t()
+        #else
+            private var handle: pthread_t?
+        #endif
+
+        init(_ body: @escaping () -> Void) {
+            let box = Unmanaged.passRetained(Body(body)).toOpaque()
+            let result = pthread_create(
+                &handle, nil,
+                { argument in
+                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                    return nil
+                }, box)
+            precondition(result == 0, "pthread_create failed: \(result)")
+        }
+
+        func join() {
+            #if os(Linux)
+                pthread_join(handle, nil)
+            #else
+                pthread_join(handle!, nil)
+            #endif
+        }
+
+        private final class Body {
+            let run: () -> Void
+            init(_ run: @escaping () -> Void) { self.run = run }
+        }
+    }
+#endif
