@@ -156,7 +156,8 @@
                 var error: YAMLError?
                 while count < Self.batchCapacity {
                     guard yaml_parser_parse(parser, event(batch, count)) == 1 else {
-                        error = LibYAMLDiagnostics.error(from: parser.pointee, bytes: input, count: inputCount, file: file)
+                        error = LibYAMLDiagnostics.error(
+                            from: parser.pointee, bytes: input, count: inputCount, file: file)
                         isOver = true
                         break
                     }

@@ -40,7 +40,9 @@ struct LibYAMLPrefetcherTests {
             case 0: text += "  f\(index): { type: bool, default: \(index % 2 == 0), description: Flag \(index). }\n"
             case 1: text += "  f\(index):\n    <<: *base\n    default: !!str \(index)\n"
             case 2: text += "  f\(index): { type: string, enum: [a, b, \"c \(index)\"], default: 'a' }\n"
-            case 3: text += "  f\(index):\n    description: |\n      Line one of \(index)\n      line two\n    default: 1.5\n"
+            case 3:
+                text +=
+                    "  f\(index):\n    description: |\n      Line one of \(index)\n      line two\n    default: 1.5\n"
             default: text += "  f\(index): { variants: { on: true, off: false }, defaultVariant: \"off\" }\n"
             }
         }
