@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
         // The remote source's URLSession transport, for https: TLS and the trust store of the
         // platform (FoundationNetworking's libcurl on Linux). Foundation stays out of EnsignRemote.
-        .target(name: "EnsignRemoteURLSession", dependencies: ["EnsignRemote", "EnsignHTTP"]),
+        .target(name: "EnsignRemoteURLSession", dependencies: ["EnsignRemote", "EnsignHTTP", "Ensign"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [

@@ -1,5 +1,5 @@
+import Ensign
 import EnsignHTTP
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +32,7 @@ final class URLSessionExchange: Sendable {
         var isClosed = false
     }
 
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = LockedState(Mailbox())
     private let wakeReadEnd: Int32
     private let wakeWriteEnd: Int32
 

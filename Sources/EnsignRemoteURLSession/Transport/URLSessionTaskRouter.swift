@@ -1,6 +1,6 @@
+import Ensign
 import EnsignHTTP
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +13,7 @@ import Synchronization
 /// the request's own headers (credentials) to wherever a redirect points; the 3xx reaches the
 /// source as the answer, and the source reports it.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
+    private let exchanges = LockedState<[Int: URLSessionExchange]>([:])
 
     /// Routes `task`'s events to `exchange`; call it before resuming the task.
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {

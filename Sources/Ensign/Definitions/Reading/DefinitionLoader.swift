@@ -271,7 +271,7 @@ package struct DefinitionLoader: Sendable {
     private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = collector.definitions.map { compiler.compile($0) }
+        let definitions = compiler.compileAll(collector.definitions)
         compiler.checkEvaluators()
         let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(

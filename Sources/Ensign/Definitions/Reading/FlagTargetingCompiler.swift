@@ -62,6 +62,15 @@ struct FlagTargetingCompiler {
         return definition.withCompiledTargeting(rule, problem: nil)
     }
 
+    /// This compiler's evaluators and options, with nothing reported yet.
+    var withoutReports: FlagTargetingCompiler {
+        var copy = self
+        copy.warnings = []
+        copy.errors = []
+        copy.reported = []
+        return copy
+    }
+
     /// Reports problems in evaluators that no flag uses (problems in used ones are reported
     /// through the flags, once).
     mutating func checkEvaluators() {
@@ -110,7 +119,7 @@ struct FlagTargetingCompiler {
         let root = evaluator.flatMap { evaluatorNodes[$0] } ?? ruleNode
         let location = Self.node(at: path, in: root).location
         // Evaluator problems come up once per flag that uses the evaluator; report each once.
-        guard reported.insert("\(location): \(message)").inserted else { return location }
+        guard reported.insert(Self.reportKey(location, message)).inserted else { return location }
         if severity == .error {
             errors.append(
                 Diagnostic(
@@ -119,6 +128,17 @@ struct FlagTargetingCompiler {
             warnings.append(Diagnostic(severity, at: location, key: key, message))
         }
         return location
+    }
+
+    /// What makes two reports the same problem.
+    private static func reportKey(_ location: SourcePosition, _ message: String) -> String {
+        "\(location): \(message)"
+    }
+
+    /// Whether `diagnostic` (another compiler's) is a problem this one has not reported;
+    /// records it.
+    mutating func isNew(_ diagnostic: Diagnostic) -> Bool {
+        reported.insert(Self.reportKey(diagnostic.location, diagnostic.message)).inserted
     }
 
     /// The deepest node along `path` (the node itself when the path leaves the tree).
