@@ -12,8 +12,16 @@ import Foundation
 /// Redirects are refused, as the socket client refuses them, because `URLSession` would send
 /// the request's own headers (credentials) to wherever a redirect points; the 3xx reaches the
 /// source as the answer, and the source reports it.
+///
+/// Tasks are cancelled through the router (``cancel(_:in:)``), on the session's delegate queue,
+/// where redirects are decided too: FoundationNetworking traps ("Received callback for HTTP
+/// redirection, but we're not waiting for it") when a redirect's completion handler runs after
+/// the task was cancelled, and the queue is serial, so a task the router cancelled gets no
+/// redirect decision afterwards.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private let exchanges = LockedState<[Int: URLSessionExchange]>([:])
+    /// Tasks cancelled (or, with `isClosing`, all of them): no redirect decision goes to them.
+    private let cancelled = LockedState<(tasks: Set<Int>, isClosing: Bool)>(([], false))
 
     /// Routes `task`'s events to `exchange`; call it before resuming the task.
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
@@ -23,6 +31,23 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// Stops routing `task`'s events (they are dropped from now on).
     func remove(_ task: URLSessionTask) {
         _ = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    /// Cancels `task` from `session`'s delegate queue (see above).
+    func cancel(_ task: URLSessionTask, in session: URLSession) {
+        let identifier = task.taskIdentifier
+        session.delegateQueue.addOperation { [self] in
+            cancelled.withLock { _ = $0.tasks.insert(identifier) }
+            task.cancel()
+        }
+    }
+
+    /// Cancels every task and invalidates `session`, from its delegate queue (see above).
+    func close(_ session: URLSession) {
+        session.delegateQueue.addOperation { [self] in
+            cancelled.withLock { $0.isClosing = true }
+            session.invalidateAndCancel()
+        }
     }
 
     private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
@@ -43,6 +68,8 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask), exchange.post(.body([UInt8](data))) else {
+            // On the delegate queue already: mark it as ``cancel(_:in:)`` does.
+            cancelled.withLock { _ = $0.tasks.insert(dataTask.taskIdentifier) }
             return dataTask.cancel()
         }
     }
@@ -50,13 +77,17 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         exchange(for: task)?.post(.finished(error.map { HTTPError(urlSessionError: $0, host: task.hostForMessages) }))
         remove(task)
+        cancelled.withLock { _ = $0.tasks.remove(task.taskIdentifier) }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)
+        // A task cancelled already must not get its completion handler (see above): the
+        // cancellation ends it.
+        let isCancelled = cancelled.withLock { $0.isClosing || $0.tasks.contains(task.taskIdentifier) }
+        if !isCancelled { completionHandler(nil) }
     }
 }
 

@@ -32,7 +32,7 @@ final class URLSessionTransport: OFREPTransport {
 
     deinit {
         // The session keeps its delegate until it is invalidated.
-        session.invalidateAndCancel()
+        router.close(session)
     }
 
     var supportsTLS: Bool { true }
@@ -109,7 +109,7 @@ final class URLSessionTransport: OFREPTransport {
         router.register(exchange, for: task)
         defer {
             router.remove(task)
-            task.cancel()
+            router.cancel(task, in: session)
         }
         task.resume()
         return try body(exchange)

@@ -114,6 +114,28 @@ struct URLSessionTransportTests {
         #expect(!source.isSynced)
     }
 
+    @Test("Stopping the source while a redirect is being refused never traps (FoundationNetworking's cancel race)")
+    func stopDuringRedirects() throws {
+        let directory = try TemporaryDirectory()
+        let redirector = try PythonPeer(.redirector, directory: directory)
+        defer { redirector.stop() }
+        var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(redirector.port)")
+        configuration.initialBackoff = .milliseconds(1)
+        configuration.maximumBackoff = .milliseconds(2)
+        var random = SplitMix64(seed: 0x5_70B)
+        for round in 0..<60 {
+            let context = try AppContext(definitions: appDefinitions)
+            let source = try RemoteTransportKind.urlSession.makeSource(configuration)
+            try context.attach(source)
+            // Stop at a different moment each round: before, during and after redirects.
+            usleep(UInt32(random.next(below: 20_000)))
+            source.stop()
+            #expect(!source.isSynced, "round \(round)")
+        }
+        #expect(redirector.lines.contains { $0.hasPrefix("REQUEST") })
+        #expect(!redirector.lines.contains { $0.hasPrefix("STOLEN") })
+    }
+
     @Test("A server that never answers times the request out, and stop() does not wait for it")
     func silentServer() throws {
         let directory = try TemporaryDirectory()
