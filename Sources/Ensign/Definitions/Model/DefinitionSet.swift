@@ -1,5 +1,11 @@
 import EnsignYAML
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Every flag and preference an app defines, loaded from its definitions files.
 ///
 /// An immutable value: reloading produces a new set. Keys are unique across files and
@@ -26,20 +32,52 @@ public struct DefinitionSet: Sendable {
 
     /// Creates a set; when two definitions have the same key, the first is kept.
     package init(definitions: [FlagDefinition], evaluators: [String: LocatedValue] = [:], files: [String] = []) {
-        var firstByKey: [ExactText: Int] = [:]
-        firstByKey.reserveCapacity(definitions.count)
-        for (position, definition) in definitions.enumerated() where firstByKey[ExactText(definition.key)] == nil {
-            firstByKey[ExactText(definition.key)] = position
-        }
-        let sorted = firstByKey.sorted { $0.key.text < $1.key.text }
-        keys = sorted.map(\.key.text)
-        orderedDefinitions = sorted.map { definitions[$0.value] }
+        var seen = Set<ExactText>()
+        seen.reserveCapacity(definitions.count)
+        self.init(
+            uniqueDefinitions: definitions.filter { seen.insert(ExactText($0.key)).inserted }, evaluators: evaluators,
+            files: files)
+    }
+
+    /// Creates a set of definitions whose keys are known to differ (the loader's collector
+    /// has kept the first of each), without checking them again.
+    init(uniqueDefinitions definitions: [FlagDefinition], evaluators: [String: LocatedValue], files: [String]) {
+        let definitionKeys = definitions.map(\.key)
+        let order = Self.sortedOrder(of: definitionKeys)
+        keys = order.map { definitionKeys[$0] }
+        orderedDefinitions = order.map { definitions[$0] }
         var indexByKey: [ExactText: Int] = [:]
-        indexByKey.reserveCapacity(sorted.count)
+        indexByKey.reserveCapacity(keys.count)
         for (index, key) in keys.enumerated() { indexByKey[ExactText(key)] = index }
         self.indexByKey = indexByKey
         self.evaluators = evaluators
         self.files = files
+    }
+
+    /// The indices of `keys` in `String` order.
+    ///
+    /// For ASCII keys (almost always), that is the order of their bytes, compared with
+    /// `memcmp`: `String`'s `<` costs ten times as much per comparison, and sorting 10,000
+    /// keys with it took a tenth of loading them.
+    static func sortedOrder(of keys: [String]) -> [Int] {
+        var order = Array(keys.indices)
+        let isASCII = keys.allSatisfy { key in
+            key.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? false
+        }
+        guard isASCII else {
+            order.sort { keys[$0] < keys[$1] }
+            return order
+        }
+        order.sort { lhs, rhs in
+            keys[lhs].utf8.withContiguousStorageIfAvailable { left in
+                keys[rhs].utf8.withContiguousStorageIfAvailable { right in
+                    let common = min(left.count, right.count)
+                    let compared = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                    return compared != 0 ? compared < 0 : left.count < right.count
+                }
+            }! ?? false
+        }
+        return order
     }
 
     /// A set with no definitions.

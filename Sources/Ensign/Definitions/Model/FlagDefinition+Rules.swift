@@ -20,12 +20,13 @@ extension FlagDefinition {
         ) {
             self.variants = variants
             self.defaultVariant = defaultVariant
-            // Until the rule is compiled the loader reads it as a value; afterwards only tools
-            // do, rarely, and its JSON text is a tenth of the size of the tree of values.
+            // Until the rule is compiled the loader keeps its YAML, which the compiler reads
+            // (on whichever thread compiles it); afterwards only tools read the rule, rarely,
+            // and its JSON text is a tenth of the size of the tree of values.
             self.writtenTargeting = targeting.map {
                 targetingNode == nil ? WrittenRule(compacting: $0.value) : .value($0.value)
             }
-            self.targetingPosition = targeting.map(\.position) ?? .none
+            self.targetingPosition = targeting.map(\.position) ?? targetingNode?.compactPosition ?? .none
             self.targetingNode = targetingNode
             self.compiledTargeting = compiledTargeting
             self.targetingProblem = targetingProblem
@@ -34,12 +35,13 @@ extension FlagDefinition {
 
         /// The targeting rule as written, when there is one.
         var targeting: LocatedValue? {
-            writtenTargeting.map { LocatedValue($0.value, at: targetingPosition.sourcePosition) }
+            if let writtenTargeting { return LocatedValue(writtenTargeting.value, at: targetingPosition) }
+            return targetingNode.map { LocatedValue(JSONValue($0), at: targetingPosition) }
         }
 
         /// Where the targeting rule is written, without reading the rule back.
         var targetingLocation: SourcePosition? {
-            writtenTargeting == nil ? nil : targetingPosition.sourcePosition
+            writtenTargeting == nil && targetingNode == nil ? nil : targetingPosition.sourcePosition
         }
 
         /// Rules with these parts, or `nil` when there are none.

@@ -184,12 +184,12 @@ public struct FlagDefinition: Sendable {
     }
 
     /// The same definition with its targeting compiled (or its problem recorded), and the
-    /// targeting YAML released.
-    func withCompiledTargeting(_ rule: TargetingRule?, problem: String?) -> FlagDefinition {
+    /// targeting YAML released; `written` is the rule as written, as a value.
+    func withCompiledTargeting(_ rule: TargetingRule?, problem: String?, written: LocatedValue?) -> FlagDefinition {
         var copy = self
         copy.storage = storage.replacingRules(
             Rules.unlessEmpty(
-                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: nil,
+                variants: variants, defaultVariant: defaultVariant, targeting: written, targetingNode: nil,
                 compiledTargeting: rule?.withoutFindings, targetingProblem: problem,
                 defaultVariantProblem: storage.rules?.defaultVariantProblem))
         return copy

@@ -8,13 +8,20 @@ struct DefinitionCollector {
     var diagnostics: [Diagnostic] = []
     /// The errors among ``diagnostics`` confined to one flag, which still loads.
     var flagErrors: [Diagnostic] = []
-    private var firstDefinition: [ExactText: FlagDefinition] = [:]
+    /// Rules compiled while the files were read, by the identity of their definition's storage.
+    var precompiled: [ObjectIdentifier: FlagTargetingCompiler.RuleCompilation] = [:]
+    /// The keys collected so far: one hash per definition (a duplicate, rare, finds its first
+    /// definition by a scan).
+    private var collectedKeys = Set<ExactText>()
 
     mutating func add(_ reader: DefinitionFileReader) {
         diagnostics += reader.diagnostics
         flagErrors += reader.flagErrors
+        collectedKeys.reserveCapacity(collectedKeys.count + reader.definitions.count)
         for definition in reader.definitions {
-            if let first = firstDefinition[ExactText(definition.key)] {
+            if !collectedKeys.insert(ExactText(definition.key)).inserted,
+                let first = definitions.first(where: { $0.key.isExactly(definition.key) })
+            {
                 diagnostics.append(
                     Diagnostic(
                         .error, at: definition.location, key: definition.key,
@@ -23,7 +30,6 @@ struct DefinitionCollector {
                             Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
                         ]))
             } else {
-                firstDefinition[ExactText(definition.key)] = definition
                 definitions.append(definition)
             }
         }

@@ -82,8 +82,7 @@ struct DefinitionEntryReader {
         return FlagDefinition(
             key: key, kind: kind, type: type, defaultValue: defaultValue, variants: checkedVariants,
             defaultVariant: defaultVariant, isEnabled: readState(),
-            targeting: fields[.targeting].map { LocatedValue(JSONValue($0), at: $0.compactPosition) },
-            targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
+            targeting: nil, targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText(.description),
             owner: readText(.owner), expires: readExpiry(), metadata: metadata, position: keyNode.compactPosition,
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)

@@ -35,10 +35,17 @@ struct DefinitionFileReader {
     /// definitions-only field at the top, or a definition with a field only definitions have.
     private(set) var declaresDefinitions = false
 
-    init(today: CalendarDay, knownHeader: Header? = nil, stopsAtBundleMember: Bool = false) {
+    /// Where each definition with a targeting rule goes to be compiled while reading goes on.
+    let pipeline: RuleCompilationPipeline?
+
+    init(
+        today: CalendarDay, knownHeader: Header? = nil, stopsAtBundleMember: Bool = false,
+        pipeline: RuleCompilationPipeline? = nil
+    ) {
         self.today = today
         self.knownHeader = knownHeader
         self.stopsAtBundleMember = stopsAtBundleMember
+        self.pipeline = pipeline
     }
 
     static let topLevelFields = ["version", "namespace", "flags", "preferences", "$evaluators", "$schema", "metadata"]
@@ -128,6 +135,7 @@ struct DefinitionFileReader {
                 kind: kind, namespace: header.namespace, setMetadata: header.metadata, today: today)
             if let definition = try entryReader.read(key: key, from: &reader) {
                 definitions.append(definition)
+                pipeline?.submit(definition)
             }
             declaresDefinitions = declaresDefinitions || entryReader.hasDefinitionField
             diagnostics += entryReader.diagnostics

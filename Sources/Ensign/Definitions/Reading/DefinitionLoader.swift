@@ -39,6 +39,12 @@ package struct DefinitionLoader: Sendable {
     /// than a wish to remove every value.
     package var emptyOverlaySeverity: Diagnostic.Severity = .warning
 
+    /// From how many bytes up a definitions file is read on two threads: libyaml parses ahead
+    /// of the reader (`LibYAMLPrefetcher`) and targeting rules compile as they are read
+    /// (``RuleCompilationPipeline``). `.max` keeps all the work on the caller's thread (rules
+    /// are otherwise compiled on two threads once there are many); tests compare 0 and `.max`.
+    package var parallelThreshold = YAMLParser.defaultPrefetchThreshold
+
     /// The file extensions read from a directory.
     package static let fileExtensions = ["yaml", "yml", "json"]
 
@@ -157,6 +163,8 @@ package struct DefinitionLoader: Sendable {
     struct ReadFile {
         var name: String
         var documents: [DefinitionFileReader]
+        /// Rules compiled while the file was read (a large file's; see ``RuleCompilationPipeline``).
+        var precompiled: [ObjectIdentifier: FlagTargetingCompiler.RuleCompilation] = [:]
     }
 
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
@@ -183,18 +191,22 @@ package struct DefinitionLoader: Sendable {
     /// - Parameter stopsAtBundleMember: whether to stop at an `ensignBundle` member at the top
     ///   of the first document (the file is then a bundle, read otherwise).
     func readFile(_ source: ConfigSource, stopsAtBundleMember: Bool = false) throws(YAMLError) -> ReadFile {
-        let parser = YAMLParser(limits: limits)
+        let parser = YAMLParser(limits: limits, prefetchThreshold: parallelThreshold)
         let isJSON = source.name.hasSuffix(".json")
-        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember) { body throws(YAMLError) in
+        // A large file's rules compile on a second thread while the rest of it is read.
+        let pipeline =
+            source.bytes.count >= parallelThreshold ? RuleCompilationPipeline(options: targetingOptions) : nil
+        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
+            body throws(YAMLError) in
             try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
         }
-        return ReadFile(name: source.name, documents: documents)
+        return ReadFile(name: source.name, documents: documents, precompiled: pipeline?.finish() ?? [:])
     }
 
     /// Reads a parsed file, replaying its trees through the same reader as a file's events.
     func readFile(_ file: ParsedFile) throws(YAMLError) -> ReadFile {
         let parser = YAMLParser(limits: limits)
-        let documents = try readDocuments(stopsAtBundleMember: false) { body throws(YAMLError) in
+        let documents = try readDocuments(stopsAtBundleMember: false, pipeline: nil) { body throws(YAMLError) in
             try parser.readEvents(replaying: file.documents, file: file.name, body)
         }
         return ReadFile(name: file.name, documents: documents)
@@ -203,31 +215,34 @@ package struct DefinitionLoader: Sendable {
     /// Reads every document of the stream `withEvents` runs a reader over; a second time,
     /// knowing each document's header, when a namespace or metadata came after definitions.
     private func readDocuments(
-        stopsAtBundleMember: Bool,
+        stopsAtBundleMember: Bool, pipeline: RuleCompilationPipeline?,
         _ withEvents: ((inout YAMLEventReader) throws(YAMLError) -> [DefinitionFileReader]) throws(YAMLError) ->
             [DefinitionFileReader]
     ) throws(YAMLError) -> [DefinitionFileReader] {
         let readers = try withEvents { reader throws(YAMLError) in
-            try readDocuments(from: &reader, knownHeaders: nil, stopsAtBundleMember: stopsAtBundleMember)
+            try readDocuments(
+                from: &reader, knownHeaders: nil, stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline)
         }
         guard readers.contains(where: \.needsHeaderFirst), readers.first?.hasBundleMember != true else {
             return readers
         }
         let headers = readers.map(\.header)
         return try withEvents { reader throws(YAMLError) in
-            try readDocuments(from: &reader, knownHeaders: headers, stopsAtBundleMember: false)
+            try readDocuments(from: &reader, knownHeaders: headers, stopsAtBundleMember: false, pipeline: pipeline)
         }
     }
 
     /// Reads every document under the reader, each with its header when `knownHeaders` gives them.
     private func readDocuments(
-        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?, stopsAtBundleMember: Bool
+        from reader: inout YAMLEventReader, knownHeaders: [DefinitionFileReader.Header]?, stopsAtBundleMember: Bool,
+        pipeline: RuleCompilationPipeline?
     ) throws(YAMLError) -> [DefinitionFileReader] {
         var readers: [DefinitionFileReader] = []
         while try reader.nextDocument() {
             let header = knownHeaders.flatMap { readers.count < $0.count ? $0[readers.count] : nil }
             var fileReader = DefinitionFileReader(
-                today: today, knownHeader: header, stopsAtBundleMember: stopsAtBundleMember && readers.isEmpty)
+                today: today, knownHeader: header, stopsAtBundleMember: stopsAtBundleMember && readers.isEmpty,
+                pipeline: pipeline)
             try fileReader.read(from: &reader)
             readers.append(fileReader)
             if fileReader.hasBundleMember { break }
@@ -247,6 +262,7 @@ package struct DefinitionLoader: Sendable {
                         "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
             }
             for reader in file.documents { collector.add(reader) }
+            collector.precompiled.merge(file.precompiled) { first, _ in first }
         }
         return finish(collector, files: files.map(\.name))
     }
@@ -271,9 +287,11 @@ package struct DefinitionLoader: Sendable {
     private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = compiler.compileAll(collector.definitions)
+        let definitions = compiler.compileAll(
+            collector.definitions, precompiled: collector.precompiled,
+            parallelFrom: parallelThreshold == .max ? .max : FlagTargetingCompiler.parallelThreshold)
         compiler.checkEvaluators()
-        let set = DefinitionSet(definitions: definitions, evaluators: collector.evaluators, files: names)
+        let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(
             definitions: set,
             diagnostics: (collector.diagnostics + compiler.warnings + compiler.errors).sortedByLocation(),

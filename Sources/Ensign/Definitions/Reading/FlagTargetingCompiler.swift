@@ -56,10 +56,10 @@ struct FlagTargetingCompiler {
             }
         }
         guard let rule = compilation.rule else {
-            return definition.withCompiledTargeting(nil, problem: reasons.joined(separator: "; "))
+            return definition.withCompiledTargeting(nil, problem: reasons.joined(separator: "; "), written: targeting)
         }
         checkResults(of: rule, definition: definition, ruleNode: node)
-        return definition.withCompiledTargeting(rule, problem: nil)
+        return definition.withCompiledTargeting(rule, problem: nil, written: targeting)
     }
 
     /// This compiler's evaluators and options, with nothing reported yet.

@@ -1,0 +1,88 @@
+import EnsignTestSupport
+import Testing
+
+@testable import Ensign
+@testable import EnsignYAML
+
+/// Loading a large file on two threads (libyaml parsing ahead, rules compiled as they are
+/// read) must give exactly what loading it on one thread gives: definitions, compiled rules,
+/// problems and their order.
+@Suite("Loading on two threads")
+struct ParallelLoadingTests {
+    /// About 300 KB: rules with and without `$ref` (to evaluators defined after the flags), broken
+    /// rules, rules returning non-variants, `targeting: {}`, a key defined again in a second document, and a namespace
+    /// after the flags (which makes the loader read the file a second time).
+    static func largeFile(flags: Int) -> String {
+        var text = "version: 1\nflags:\n"
+        for index in 0..<flags {
+            let key = "area\(index / 50).flag\(index)"
+            switch index % 6 {
+            case 0:
+                text +=
+                    "  \(key): { type: int, default: \(index % 90 + 5), minimum: 1, description: Limit \(index). }\n"
+            case 1:
+                text += "  \(key):\n    variants: { \"on\": true, \"off\": false }\n    defaultVariant: \"off\"\n"
+                text +=
+                    "    targeting: { if: [{ in: [{ var: country }, [FR, BE]] }, { fractional: [[\"on\", \(index % 100)], [\"off\", \(100 - index % 100)]] }, \"off\"] }\n"
+            case 2:
+                text += "  \(key):\n    variants: { \"on\": true, \"off\": false }\n    defaultVariant: \"off\"\n"
+                text += "    targeting: { if: [{ $ref: staff }, \"on\", \"off\"] }\n"
+            case 3:
+                text += "  \(key):\n    variants: { \"on\": true, \"off\": false }\n    defaultVariant: \"off\"\n"
+                text += "    targeting: { \(index % 12 == 3 ? "bogus" : "if"): [{ var: plan }, \"maybe\", \"off\"] }\n"
+            case 4:
+                text += "  \(key): { default: true, targeting: {} }\n"
+            default:
+                text += "  \(key): { type: string, enum: [a, b], default: a, environments: { development: b } }\n"
+            }
+        }
+        text += "namespace: big\n$evaluators:\n  staff: { ends_with: [{ var: email }, \"@x.example\"] }\n"
+        // A second document defines a key again.
+        text += "---\nversion: 1\nnamespace: big\nflags:\n  area0.flag0: { default: 1 }\n"
+        return text
+    }
+
+    static func load(_ text: String, threshold: Int) -> DefinitionLoadResult {
+        var loader = DefinitionLoader(today: CalendarDay("2026-12-01")!)
+        loader.parallelThreshold = threshold
+        return loader.loadDefinitions(from: [ConfigSource(name: "big.yaml", bytes: Array(text.utf8))])
+    }
+
+    @Test("A large file loads the same on two threads as on one")
+    func sameResult() {
+        let text = Self.largeFile(flags: 3_000)
+        #expect(text.utf8.count > YAMLParser.defaultPrefetchThreshold)
+        let serial = Self.load(text, threshold: .max)
+        let parallel = Self.load(text, threshold: 0)
+        #expect(serial.definitions.count == 3_000, "\(serial.diagnostics.prefix(3))")
+        #expect(parallel.definitions.keys == serial.definitions.keys)
+        #expect(parallel.diagnostics.map(\.description) == serial.diagnostics.map(\.description))
+        #expect(parallel.flagErrors.map(\.description) == serial.flagErrors.map(\.description))
+        #expect(serial.diagnostics.contains { $0.message.contains("defined twice") })
+        #expect(serial.flagErrors.contains { $0.message.contains("unknown operator 'bogus'") })
+        let contexts: [EvaluationContext] = [
+            ["targetingKey": "u-1", "country": "FR", "email": "a@x.example", "plan": "pro"],
+            ["targetingKey": "u-2", "country": "DE", "email": "b@y.example"],
+        ]
+        for (left, right) in zip(serial.definitions.orderedDefinitions, parallel.definitions.orderedDefinitions) {
+            #expect(left.key == right.key)
+            #expect(left.targetingProblem == right.targetingProblem, "\(left.key)")
+            #expect(left.targeting == right.targeting, "\(left.key)")
+            #expect(left.targetingLocation == right.targetingLocation, "\(left.key)")
+            for context in contexts {
+                #expect(
+                    left.compiledTargeting?.evaluate(context: context, flagKey: left.key)
+                        == right.compiledTargeting?.evaluate(context: context, flagKey: right.key), "\(left.key)")
+            }
+        }
+    }
+
+    @Test("Files of every size around the threshold load the same on two threads as on one", arguments: [1, 40, 400])
+    func smallAndLarge(flags: Int) {
+        let text = Self.largeFile(flags: flags)
+        let serial = Self.load(text, threshold: .max)
+        let parallel = Self.load(text, threshold: 0)
+        #expect(parallel.definitions.keys == serial.definitions.keys)
+        #expect(parallel.diagnostics.map(\.description) == serial.diagnostics.map(\.description))
+    }
+}
