@@ -13,7 +13,8 @@ import EnsignRemote
 // of a write and check that the file holds one whole evaluation or the other.
 //
 // `EnsignRemoteProbe read-https URL`: follows the OFREP server at URL over URLSession and
-// prints `STREAMING list.pageSize=V` once its event stream is up, then `CHANGED
+// prints `STREAMING list.pageSize=V` once its event stream is up (`POLLING` where URLSession
+// polls), then `CHANGED
 // list.pageSize=V` when the value changes (or `FAILED reason` and exit 1). The test runs it in
 // a mount namespace of its own whose system CA bundle trusts the test's certificate.
 let arguments = CommandLine.arguments

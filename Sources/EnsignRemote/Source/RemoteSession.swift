@@ -67,7 +67,7 @@ final class RemoteSession: Sendable {
                 if cancellation.isCancelled || pause(failureDelay(state)) { break }
                 continue
             }
-            if configuration.followsEventStreams, let stream = state.streams.first {
+            if configuration.followsEventStreams, transport.supportsEventStreams, let stream = state.streams.first {
                 let connected = follow(stream, &state)
                 if cancellation.isCancelled { break }
                 state.streamFailures = connected ? 0 : state.streamFailures + 1

@@ -8,6 +8,10 @@ package protocol OFREPTransport: Sendable {
     /// Whether it can reach `https` endpoints (it brings its own TLS).
     var supportsTLS: Bool { get }
 
+    /// Whether it can follow event streams: a stream lasts until it is cancelled, and a
+    /// transport that cannot cancel safely (`URLSession` on Linux) polls instead.
+    var supportsEventStreams: Bool { get }
+
     /// Sends `request` to `endpoint` and returns the whole response within `timeout`.
     func send(
         _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
@@ -24,6 +28,9 @@ package protocol OFREPTransport: Sendable {
 extension OFREPTransport {
     /// Plain HTTP only, unless a transport says otherwise.
     package var supportsTLS: Bool { false }
+
+    /// Event streams, unless a transport says otherwise.
+    package var supportsEventStreams: Bool { true }
 }
 
 /// The transport over EnsignHTTP's plain-HTTP/1.1 socket client: one connection per exchange.

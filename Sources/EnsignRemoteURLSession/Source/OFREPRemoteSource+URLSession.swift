@@ -6,6 +6,12 @@ import Foundation
 #endif
 
 extension OFREPRemoteSource {
+    /// Whether a source made with ``init(configuration:sessionConfiguration:)`` follows the
+    /// server's event streams: on Apple platforms; not on Linux, where FoundationNetworking
+    /// cannot cancel a task safely and a stream ends only when cancelled, so the source polls
+    /// (every ``OFREPRemoteConfiguration/pollInterval``; keep it set).
+    public static var urlSessionFollowsEventStreams: Bool { URLSessionTaskRouter.cancelsTasks }
+
     /// A source that reaches its server through `URLSession`: `https://` (TLS) as well as `http://`.
     ///
     /// Everything else is the source of ``OFREPRemoteSource/init(configuration:)``: the same
@@ -26,8 +32,11 @@ extension OFREPRemoteSource {
     /// ```
     ///
     /// Redirects are not followed (credentials would follow them): a 3xx is reported as the
-    /// server's answer. An event stream the server names on another origin gets no credentials,
-    /// and one on plain `http://` is not used when the base URL is `https://`.
+    /// server's answer. An event stream the server names on another origin gets no
+    /// credentials, and one on plain `http://` is not used when the base URL is `https://`. On
+    /// Linux the source polls rather than following event streams, and a request it no longer
+    /// needs is left to end on its own rather than cancelled (see
+    /// ``urlSessionFollowsEventStreams``).
     /// ``OFREPRemoteConfiguration/connectTimeout`` does not apply: the request timeout bounds
     /// connecting too. The transport asks for fresh responses itself, whatever the
     /// configuration's cache policy.

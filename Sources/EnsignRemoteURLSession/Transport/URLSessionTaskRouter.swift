@@ -14,11 +14,26 @@ import Foundation
 /// source as the answer, and the source reports it.
 ///
 /// Tasks are cancelled through the router (``cancel(_:in:)``), on the session's delegate queue,
-/// where redirects are decided too: FoundationNetworking traps ("Received callback for HTTP
-/// redirection, but we're not waiting for it") when a redirect's completion handler runs after
-/// the task was cancelled, and the queue is serial, so a task the router cancelled gets no
+/// where redirects are decided too: a redirect's completion handler that runs after the task
+/// was cancelled makes FoundationNetworking trap ("Received callback for HTTP redirection, but
+/// we're not waiting for it"), and the queue is serial, so a task the router cancelled gets no
 /// redirect decision afterwards.
+///
+/// With FoundationNetworking (Linux) the router cancels nothing at all: cancelling a task whose
+/// connection fails at the same moment reports the failure twice, and the second report traps
+/// ("Trying to access a behaviour for a task that in not in the registry"; the thread-sanitized
+/// suite hit it, and swiftlang/swift-corelibs-foundation's own test of that case, SR-11310, is
+/// disabled for it). There a task the source no longer wants is abandoned: its events are
+/// dropped and it ends with its response or its time-out, and the transport polls instead of
+/// following event streams, which end only when cancelled.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+    /// Whether tasks are cancelled (Apple platforms) or abandoned (FoundationNetworking).
+    #if canImport(FoundationNetworking)
+        static let cancelsTasks = false
+    #else
+        static let cancelsTasks = true
+    #endif
+
     private let exchanges = LockedState<[Int: URLSessionExchange]>([:])
     /// Tasks cancelled (or, with `isClosing`, all of them): no redirect decision goes to them.
     private let cancelled = LockedState<(tasks: Set<Int>, isClosing: Bool)>(([], false))
@@ -33,8 +48,10 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     }
 
-    /// Cancels `task` from `session`'s delegate queue (see above).
+    /// Cancels `task` from `session`'s delegate queue (see above); with FoundationNetworking,
+    /// leaves it to end on its own.
     func cancel(_ task: URLSessionTask, in session: URLSession) {
+        guard Self.cancelsTasks else { return }
         let identifier = task.taskIdentifier
         session.delegateQueue.addOperation { [self] in
             cancelled.withLock { _ = $0.tasks.insert(identifier) }
@@ -42,8 +59,10 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Cancels every task and invalidates `session`, from its delegate queue (see above).
+    /// Cancels every task and invalidates `session`, from its delegate queue (see above); with
+    /// FoundationNetworking, lets the tasks end on their own first.
     func close(_ session: URLSession) {
+        guard Self.cancelsTasks else { return session.finishTasksAndInvalidate() }
         session.delegateQueue.addOperation { [self] in
             cancelled.withLock { $0.isClosing = true }
             session.invalidateAndCancel()
@@ -68,7 +87,9 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask), exchange.post(.body([UInt8](data))) else {
-            // On the delegate queue already: mark it as ``cancel(_:in:)`` does.
+            // Nobody reads it (abandoned, or over the buffer limit). On the delegate queue
+            // already: cancel as ``cancel(_:in:)`` does, or (FoundationNetworking) drop it.
+            guard Self.cancelsTasks else { return }
             cancelled.withLock { _ = $0.tasks.insert(dataTask.taskIdentifier) }
             return dataTask.cancel()
         }

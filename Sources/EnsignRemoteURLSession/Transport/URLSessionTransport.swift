@@ -37,6 +37,10 @@ final class URLSessionTransport: OFREPTransport {
 
     var supportsTLS: Bool { true }
 
+    /// On Apple platforms; not with FoundationNetworking, where a task cannot be cancelled
+    /// safely (see ``URLSessionTaskRouter``) and a stream ends only when cancelled.
+    var supportsEventStreams: Bool { URLSessionTaskRouter.cancelsTasks }
+
     func send(
         _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
     ) throws(HTTPError) -> HTTPResponse {

@@ -16,7 +16,7 @@ struct RemoteServeTests {
         """
 
     @Test(
-        "Live changes over SSE, a killed and restarted server, then an offline start from the cache",
+        "Live changes over SSE (or polling), a killed and restarted server, then an offline start from the cache",
         arguments: RemoteTransportKind.allCases)
     func endToEnd(transport: RemoteTransportKind) throws {
         let directory = try TemporaryDirectory()
@@ -29,7 +29,7 @@ struct RemoteServeTests {
         let source = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
         try context.attach(source)
         defer { source.stop() }
-        #expect(source.waitUntilStreaming(timeout: .seconds(10)), "ensign serve offers its event stream")
+        #expect(transport.waitUntilLive(source, timeout: .seconds(10)), "ensign serve offers its event stream")
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
         let heard = LockedState<[JSONValue?]>([])
         let token = context.observe(keysNamed: ["list.pageSize"]) { _ in
@@ -58,7 +58,7 @@ struct RemoteServeTests {
         server = try ServeProcess(flags: flags, port: port, directory: directory)
         #expect(waitUntil("the catch-up", timeout: .seconds(20)) { context.value(forKeyNamed: "list.pageSize") == 30 })
         #expect(waitUntil("healthy again", timeout: .seconds(10)) { context.status.fleet?.isReachable == true })
-        #expect(source.waitUntilStreaming(timeout: .seconds(10)))
+        #expect(transport.waitUntilLive(source, timeout: .seconds(10)))
         #expect(context.value(forKeyNamed: "list.sortOrder") == "recent")
         source.stop()
         server.kill()

@@ -1,7 +1,8 @@
 import Ensign
 import EnsignRemote
-import EnsignRemoteURLSession
 import Foundation
+
+@testable import EnsignRemoteURLSession
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -55,11 +56,25 @@ enum RemoteTransportKind: String, CaseIterable, Sendable, CustomStringConvertibl
 
     var description: String { rawValue }
 
-    /// A source over this transport.
+    /// Whether the transport follows event streams; `URLSession` on Linux polls instead (it
+    /// cannot cancel a task safely there: see `URLSessionTaskRouter`).
+    var followsEventStreams: Bool {
+        self == .socket || URLSessionTaskRouter.cancelsTasks
+    }
+
+    /// A source over this transport; one that polls does so every 50 ms.
     func makeSource(_ configuration: OFREPRemoteConfiguration) throws -> OFREPRemoteSource {
+        var configuration = configuration
+        if !followsEventStreams { configuration.pollInterval = .milliseconds(50) }
         switch self {
-        case .socket: try OFREPRemoteSource(configuration: configuration)
-        case .urlSession: try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
+        case .socket: return try OFREPRemoteSource(configuration: configuration)
+        case .urlSession:
+            return try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
         }
+    }
+
+    /// Waits until the source is up to date with its server: streaming, or synced when it polls.
+    func waitUntilLive(_ source: OFREPRemoteSource, timeout: Duration) -> Bool {
+        followsEventStreams ? source.waitUntilStreaming(timeout: timeout) : source.waitUntilSynced(timeout: timeout)
     }
 }

@@ -55,10 +55,11 @@ struct URLSessionTransportTests {
         defer { _ = BuiltExecutable.waitForExitOrKill(probe, timeout: .seconds(1)) }
         let probeOutput = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
         #expect(
-            waitUntil("the probe streaming over https", timeout: .seconds(30)) {
-                probeOutput().contains("STREAMING") || !probe.isRunning
+            waitUntil("the probe reading over https", timeout: .seconds(30)) {
+                probeOutput().contains("list.pageSize=") || !probe.isRunning
             })
-        #expect(probeOutput().contains("STREAMING list.pageSize=30"), "\(probeOutput())")
+        let mode = RemoteTransportKind.urlSession.followsEventStreams ? "STREAMING" : "POLLING"
+        #expect(probeOutput().contains("\(mode) list.pageSize=30"), "\(probeOutput())")
 
         let set = try server.set("list.pageSize", "55")
         #expect(set.status == 0, "\(set.errors)")
