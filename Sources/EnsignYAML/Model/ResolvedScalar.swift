@@ -53,34 +53,34 @@ extension YAMLNode {
     }
 
     /// Core-schema resolution of a plain scalar. Checks the first byte before anything
-    /// else so that ordinary words cost one comparison.
+    /// else so that ordinary words cost one comparison, and returns the text itself (never a
+    /// copy decoded again) for a string.
     static func resolvePlain(_ text: String) -> ResolvedScalar {
-        var text = text
-        return text.withUTF8 { bytes in
+        var bytesOf = text
+        return bytesOf.withUTF8 { bytes in
             guard let first = bytes.first else { return .null }
             switch first {
             case UInt8(ascii: "~"):
-                return bytes.count == 1 ? .null : .string(String(decoding: bytes, as: UTF8.self))
+                return bytes.count == 1 ? .null : .string(text)
             case UInt8(ascii: "n"), UInt8(ascii: "N"):
-                let word = String(decoding: bytes, as: UTF8.self)
-                return word == "null" || word == "Null" || word == "NULL" ? .null : .string(word)
+                return bytes.count == 4 && (text == "null" || text == "Null" || text == "NULL") ? .null : .string(text)
             case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-                let word = String(decoding: bytes, as: UTF8.self)
-                switch word.lowercased() {
+                // Only a four- or five-letter word can be a boolean, in any case.
+                guard bytes.count == 4 || bytes.count == 5 else { return .string(text) }
+                switch text.lowercased() {
                 case "true": return .bool(true)
                 case "false": return .bool(false)
-                default: return .string(word)
+                default: return .string(text)
                 }
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-                return resolveNumber(bytes)
+                return resolveNumber(bytes, text: text)
             default:
-                return .string(String(decoding: bytes, as: UTF8.self))
+                return .string(text)
             }
         }
     }
 
-    private static func resolveNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> ResolvedScalar {
-        let text = String(decoding: bytes, as: UTF8.self)
+    private static func resolveNumber(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> ResolvedScalar {
         if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[2] != UInt8(ascii: "-"), bytes[2] != UInt8(ascii: "+")
         {
             if bytes[1] == UInt8(ascii: "x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
