@@ -167,7 +167,7 @@
                 collection.pendingKeyIsMerge = true
                 return
             }
-            if let first = collection.earlierKeys?.location(of: text, file: key.location.file)
+            if let first = collection.earlierKeys?.location(of: text)
                 ?? firstLocation(ofKey: text, in: &collection)
             {
                 throw duplicateKeyError(text, at: key.location, first: first)

@@ -13,47 +13,36 @@ package struct YAMLMappingCursor {
 }
 
 /// The scalar keys of a mapping with where each stands, for duplicate checks: compared by
-/// their bytes (see ``ExactText``), scanned while few, hashed past a handful.
+/// their bytes (see ``ExactText``), scanned while few, hashed past a handful. Positions are
+/// kept compact: a key's file name is looked up only for an error message.
 struct MappingKeyIndex {
-    private var scanned: [(text: String, line: Int, column: Int)] = []
-    private var hashed: [ExactText: SourcePosition]?
+    private var scanned: [(text: String, position: CompactSourcePosition)] = []
+    private var hashed: [ExactText: CompactSourcePosition]?
 
-    /// Records `key` at `location`; returns where it already stood instead, if it did.
-    mutating func insert(_ key: String, at location: SourcePosition) -> SourcePosition? {
+    /// Records `key` at `position`; returns where it already stood instead, if it did.
+    mutating func insert(_ key: String, at position: CompactSourcePosition) -> CompactSourcePosition? {
         if hashed == nil {
-            if let first = scanned.first(where: { Self.hasSameBytes($0.text, key) }) {
-                return SourcePosition(file: location.file, line: first.line, column: first.column)
-            }
+            if let first = scanned.first(where: { $0.text.isExactly(key) }) { return first.position }
             guard scanned.count >= 8 else {
                 if scanned.isEmpty { scanned.reserveCapacity(8) }  // one allocation, not four
-                scanned.append((key, location.line, location.column))
+                scanned.append((key, position))
                 return nil
             }
-            var index: [ExactText: SourcePosition] = [:]
-            for entry in scanned {
-                index[ExactText(entry.text)] = SourcePosition(
-                    file: location.file, line: entry.line, column: entry.column)
-            }
+            var index: [ExactText: CompactSourcePosition] = [:]
+            index.reserveCapacity(32)
+            for entry in scanned { index[ExactText(entry.text)] = entry.position }
             scanned = []
             hashed = index
         }
-        if let first = hashed?[ExactText(key)] { return first }
-        hashed?[ExactText(key)] = location
-        return nil
+        // One hash per key: a duplicate is an error, so replacing its first position (which is
+        // returned) loses nothing.
+        return hashed!.updateValue(position, forKey: ExactText(key))
     }
 
     /// Where `key` stands, if it does.
-    func location(of key: String, file: String) -> SourcePosition? {
-        if let hashed { return hashed[ExactText(key)] }
-        return scanned.first { Self.hasSameBytes($0.text, key) }.map {
-            SourcePosition(file: file, line: $0.line, column: $0.column)
-        }
-    }
-
-    /// Whether both strings have the same bytes; the lengths first, which differ for most
-    /// pairs of a definition's field names and cost nothing to compare.
-    private static func hasSameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
+    func location(of key: String) -> SourcePosition? {
+        if let hashed { return hashed[ExactText(key)]?.sourcePosition }
+        return scanned.first { $0.text.isExactly(key) }?.position.sourcePosition
     }
 
     /// Every key's text.
@@ -114,9 +103,8 @@ extension YAMLEventReader {
             case YAML_SCALAR_EVENT where event.data.scalar.anchor == nil:
                 let key = scalarNode(event)
                 guard let text = key.scalarText, !NodeComposer.isMergeKey(key) else { break }
-                let at = key.location
-                if let first = mapping.keys.insert(text, at: at) {
-                    throw NodeComposer.duplicateKeyError(text, at: at, first: first)
+                if let first = mapping.keys.insert(text, at: key.compactPosition) {
+                    throw NodeComposer.duplicateKeyError(text, at: key.location, first: first.sourcePosition)
                 }
                 try advance()
                 return key

@@ -48,7 +48,7 @@ struct DefinitionEntryReader {
             try skipValue(from: &reader)
             return nil
         }
-        key = namespace.map { "\($0).\(shortKey)" } ?? shortKey
+        key = namespace.map { Self.fullKey(namespace: $0, shortKey: shortKey) } ?? shortKey
         keyLocation = keyNode.location
         if let node = try reader.composeNodeUnlessMapping() {
             var message = "'\(key)' must be a mapping of fields such as type and default; found \(node.kindDescription)"
@@ -204,6 +204,17 @@ struct DefinitionEntryReader {
 }
 
 extension DefinitionEntryReader {
+    /// `namespace.shortKey`, built in one allocation (string interpolation, for every key of a
+    /// large file, cost three).
+    static func fullKey(namespace: String, shortKey: String) -> String {
+        var key = ""
+        key.reserveCapacity(namespace.utf8.count + 1 + shortKey.utf8.count)
+        key += namespace
+        key += "."
+        key += shortKey
+        return key
+    }
+
     /// flagd and JSON Schema spell some types differently; point those at Ensign's names.
     static func typeSuggestion(for text: String) -> String {
         let aliases = ["boolean": "bool", "integer": "int", "float": "double", "number": "double"]

@@ -6,18 +6,20 @@ import EnsignYAML
 enum LocatedValueReader {
     /// The checked value, or `nil` after adding an error to `diagnostics`.
     ///
-    /// - Parameter role: what the value is, for messages: "default", "value", "variant 'on'".
+    /// - Parameter role: what the value is, for messages: "default", "value", "variant 'on'"
+    ///   (made only for a message: it runs for every value of every definition).
     static func read(
-        _ node: YAMLNode, rules: ValueRules, key: String, role: String, diagnostics: inout [Diagnostic]
+        _ node: YAMLNode, rules: ValueRules, key: String, role: @autoclosure () -> String,
+        diagnostics: inout [Diagnostic]
     ) -> JSONValue? {
         var value = JSONValue(node)
-        if rules.type == .bool, case .scalar(let text, .plain) = node.content, node.tag == nil,
+        if rules.type == .bool, case .string = value, case .scalar(let text, .plain) = node.content, node.tag == nil,
             let meant = BoolLookalike.meaning(of: text)
         {
             diagnostics.append(
                 Diagnostic(
                     .warning, at: node.location, key: key,
-                    "'\(key)' \(role) \(text) is a string in YAML 1.2; Ensign reads it as \(meant) here,"
+                    "'\(key)' \(role()) \(text) is a string in YAML 1.2; Ensign reads it as \(meant) here,"
                         + " but write \(meant) to be unambiguous"))
             value = .bool(meant == "true")
         }
@@ -25,7 +27,7 @@ enum LocatedValueReader {
         case .success(let converted):
             return converted
         case .failure(let problem):
-            diagnostics.append(Diagnostic(.error, at: node.location, key: key, "'\(key)' \(role) \(problem)"))
+            diagnostics.append(Diagnostic(.error, at: node.location, key: key, "'\(key)' \(role()) \(problem)"))
             return nil
         }
     }
