@@ -47,15 +47,20 @@ package enum SourceFileNames {
     /// The table behind a pthread mutex, which ThreadSanitizer sees (it cannot see
     /// `Synchronization.Mutex`'s futex on Linux); Ensign's `LockedState` is the same lock, in
     /// a module above this one.
+    ///
+    /// The table sits behind a pointer, not in a stored property: a class's `var` would cost
+    /// a dynamic exclusivity check on every access, and every position a tool prints looks a
+    /// name up here.
     private final class TableLock: @unchecked Sendable {
-        // @unchecked Sendable, proven: `table` is private and only touched in `withLock`,
-        // between pthread_mutex_lock and pthread_mutex_unlock on `mutex`, which lives as long
-        // as the process (the one instance is a static).
-        private var table: Table
+        // @unchecked Sendable, proven: `table`'s pointee is only touched in `withLock`, between
+        // pthread_mutex_lock and pthread_mutex_unlock on `mutex`; both live as long as the
+        // process (the one instance is a static, never deinitialised).
+        private let table: UnsafeMutablePointer<Table>
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-        init(_ table: Table) {
-            self.table = table
+        init(_ initial: Table) {
+            table = .allocate(capacity: 1)
+            table.initialize(to: initial)
             mutex = .allocate(capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
             precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
@@ -64,7 +69,7 @@ package enum SourceFileNames {
         func withLock<Result>(_ body: (inout Table) -> Result) -> Result {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return body(&table)
+            return body(&table.pointee)
         }
     }
 }
