@@ -7,13 +7,7 @@ import Testing
 
 @Suite("OFREP remote source against ensign serve")
 struct RemoteServeTests {
-    private let flagsText = """
-        version: 1
-        namespace: list
-        flags:
-          pageSize: { type: int, default: 30, minimum: 5, maximum: 100 }
-          sortOrder: { type: string, enum: [name, recent], default: name }
-        """
+    private let flagsText = servedFlags
 
     @Test(
         "Live changes over SSE (or polling), a killed and restarted server, then an offline start from the cache",

@@ -8,6 +8,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// The flags a real `ensign serve` serves in the end-to-end tests.
+let servedFlags = """
+    version: 1
+    namespace: list
+    flags:
+      pageSize: { type: int, default: 30, minimum: 5, maximum: 100 }
+      sortOrder: { type: string, enum: [name, recent], default: name }
+    """
+
 /// The server's flags: `list.serverOnly` is one the app does not define.
 let serverDefinitions = """
     version: 1

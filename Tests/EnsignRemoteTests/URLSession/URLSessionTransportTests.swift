@@ -11,12 +11,7 @@ import Testing
 /// credentials, and one that never answers.
 @Suite("OFREP remote source over URLSession")
 struct URLSessionTransportTests {
-    private let flagsText = """
-        version: 1
-        namespace: list
-        flags:
-          pageSize: { type: int, default: 30, minimum: 5, maximum: 100 }
-        """
+    private let flagsText = servedFlags
 
     /// `ensign serve` over `flagsText`, and a TLS terminator with a fresh self-signed
     /// certificate in front of it.
