@@ -9,6 +9,10 @@ extension FlagTargetingCompiler {
     /// One definition compiled by a compiler of its own: the result, and the problems that
     /// compiler reported, to be recorded in the definitions' order.
     struct RuleCompilation: Sendable {
+        /// The definition as it was compiled from. Kept so that its storage, whose identity
+        /// keys the precompiled rules, cannot be freed and its address given to another
+        /// definition (a file read a second time makes new definitions).
+        var source: FlagDefinition
         var definition: FlagDefinition
         var warnings: [Diagnostic]
         var errors: [Diagnostic]
@@ -19,7 +23,8 @@ extension FlagTargetingCompiler {
     func compiledAlone(_ definition: FlagDefinition) -> RuleCompilation {
         var compiler = withoutReports
         let compiled = compiler.compile(definition)
-        return RuleCompilation(definition: compiled, warnings: compiler.warnings, errors: compiler.errors)
+        return RuleCompilation(
+            source: definition, definition: compiled, warnings: compiler.warnings, errors: compiler.errors)
     }
 
     /// Every definition with its targeting compiled, in order, with the problems reported as
@@ -38,7 +43,9 @@ extension FlagTargetingCompiler {
         var compilations = [RuleCompilation?](repeating: nil, count: definitions.count)
         var remaining: [Int] = []
         for index in definitions.indices where definitions[index].targetingNode != nil {
-            if let done = precompiled[ObjectIdentifier(definitions[index].storage)] {
+            if let done = precompiled[ObjectIdentifier(definitions[index].storage)],
+                done.source.storage === definitions[index].storage
+            {
                 compilations[index] = done
             } else {
                 remaining.append(index)
