@@ -69,13 +69,15 @@ public struct DefinitionSet: Sendable {
             return order
         }
         order.sort { lhs, rhs in
-            keys[lhs].utf8.withContiguousStorageIfAvailable { left in
+            let ordered = keys[lhs].utf8.withContiguousStorageIfAvailable { left in
                 keys[rhs].utf8.withContiguousStorageIfAvailable { right in
                     let common = min(left.count, right.count)
                     let compared = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
                     return compared != 0 ? compared < 0 : left.count < right.count
                 }
-            }! ?? false
+            }
+            // Every key had contiguous bytes when checked above; `<` is the same order anyway.
+            return (ordered ?? nil) ?? (keys[lhs] < keys[rhs])
         }
         return order
     }
