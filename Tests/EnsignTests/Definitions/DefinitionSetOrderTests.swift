@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import Ensign
@@ -23,6 +24,24 @@ struct DefinitionSetOrderTests {
         #expect(!loaded.diagnostics.containsErrors, "\(loaded.diagnostics)")
         #expect(loaded.definitions.keys == keys.sorted())
         #expect(loaded.definitions.keys.count == keys.count)
+    }
+}
+
+extension DefinitionSetOrderTests {
+    @Test("ASCII keys, sorted by their bytes, come out in String's order", arguments: 0..<8)
+    func asciiOrder(seed: Int) {
+        // Upper and lower case, digits, '_', '-' and '.', of many lengths and shared prefixes.
+        let alphabet = Array("aAbBzZ09_-.")
+        var random = SplitMix64(seed: UInt64(seed))
+        var keys = Set<String>()
+        while keys.count < 300 {
+            let length = Int.random(in: 1...12, using: &random)
+            keys.insert(String((0..<length).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        let definitions = keys.map { FlagDefinition(inMemoryKey: $0, type: .bool, default: .bool(true)) }
+        let set = DefinitionSet(definitions: definitions)
+        #expect(set.keys == keys.sorted(), "seed \(seed)")
+        #expect(DefinitionSet.sortedOrder(of: Array(keys)).map { Array(keys)[$0] } == keys.sorted())
     }
 }
 
