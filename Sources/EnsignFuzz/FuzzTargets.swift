@@ -26,8 +26,8 @@ enum FuzzTargets {
         }
     }
 
-    /// The YAML layer, the definitions loader and overlay reading, and the emitter round trip;
-    /// the same bytes as a `.json` file, whose reader must agree with the control protocol's
+    /// The YAML layer, the definitions loader (on one thread and on two, which must agree) and
+    /// overlay reading, and the emitter round trip; the same bytes as a `.json` file, whose reader must agree with the control protocol's
     /// JSON parser wherever both accept them.
     static func yamlAndDefinitions(_ bytes: [UInt8]) {
         let loader = DefinitionLoader(today: CalendarDay("2026-01-01")!)
@@ -40,6 +40,15 @@ enum FuzzTargets {
         {
             precondition(nodes.count == 1 && JSONValue(nodes[0]) == value, "the two JSON readers disagree")
         }
+        // Loading on two threads (libyaml parsing ahead, rules compiled as they are read) must
+        // give what loading on one gives, whatever the bytes.
+        var parallel = loader
+        parallel.parallelThreshold = 0
+        let loadedInParallel = parallel.loadDefinitions(from: [source])
+        precondition(
+            loadedInParallel.definitions.keys == loaded.definitions.keys
+                && loadedInParallel.diagnostics.map(\.description) == loaded.diagnostics.map(\.description),
+            "loading on two threads differs from loading on one")
         if let documents = try? YAMLParser().documents(from: bytes, file: "fuzz.yaml"), !documents.isEmpty {
             // What the emitter writes must parse again.
             if let text = try? YAMLEmitter().text(forDocuments: documents) {
