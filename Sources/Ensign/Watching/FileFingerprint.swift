@@ -30,19 +30,25 @@ struct FileFingerprint: Hashable, Sendable {
 
     /// FNV-1a of each file's bytes (a missing or unreadable file has its own value): the same
     /// on every run, so it can be compared across processes and logged.
+    ///
+    /// Files are streamed in chunks, with the checks of a full read: hashing a large file
+    /// right after a context loaded it must not hold a second copy of it (1.28 MB for the
+    /// 10,000-flag benchmark file, alive as the context reported its memory).
     static func contentHashes(of files: [String]) -> [String: UInt64] {
         var hashes: [String: UInt64] = [:]
         for path in files {
-            guard let bytes = try? YAMLParser().readFile(at: path) else {
-                hashes[path] = 0
-                continue
-            }
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
+            do {
+                try YAMLParser().streamFile(at: path) { chunk in
+                    for byte in chunk {
+                        hash ^= UInt64(byte)
+                        hash = hash &* 0x100_0000_01b3
+                    }
+                }
+                hashes[path] = hash
+            } catch {
+                hashes[path] = 0
             }
-            hashes[path] = hash
         }
         return hashes
     }

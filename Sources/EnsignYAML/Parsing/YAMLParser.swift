@@ -149,6 +149,60 @@ package struct YAMLParser: Sendable {
     /// ``readFile(at:)``, with `afterReading` (for tests) run between reading the bytes and
     /// checking that the file did not change meanwhile.
     func readFile(at path: String, afterReading: (() -> Void)?) throws(YAMLError) -> [UInt8] {
+        let file = try CheckedFile(opening: path, limits: limits)
+        defer { file.closeDescriptor() }
+        var bytes = [UInt8](repeating: 0, count: file.size)
+        var filled = 0
+        while filled < file.size {
+            let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, YAMLError> in
+                do throws(YAMLError) {
+                    return .success(
+                        try file.readChunk(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let count = try outcome.get()
+            if count == 0 { break }
+            filled += count
+        }
+        afterReading?()
+        try file.checkUnchanged(afterReading: filled)
+        return bytes
+    }
+
+    /// Reads a whole file as ``readFile(at:)`` does (the same checks and errors), handing it
+    /// to `body` a chunk at a time instead of holding it whole: for hashing a large file
+    /// without a buffer its size.
+    package func streamFile(
+        at path: String, chunkSize: Int = 64 << 10, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(YAMLError) {
+        let file = try CheckedFile(opening: path, limits: limits)
+        defer { file.closeDescriptor() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        var filled = 0
+        while filled < file.size {
+            let count = try file.readChunk(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(chunkSize, file.size - filled)]))
+            if count == 0 { break }
+            body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            filled += count
+        }
+        try file.checkUnchanged(afterReading: filled)
+    }
+}
+
+/// A regular file opened for reading, checked against the size limit before anything is
+/// read, and checked again afterwards for having changed while it was read.
+private struct CheckedFile {
+    let path: String
+    let descriptor: Int32
+    let status: stat
+    var size: Int { Int(status.st_size) }
+
+    init(opening path: String, limits: YAMLLimits) throws(YAMLError) {
+        self.path = path
         let start = SourcePosition(file: path, line: 0, column: 0)
         // Non-blocking, so opening a FIFO returns at once instead of waiting for a writer; it
         // is then refused like every other file that is not a regular one.
@@ -156,48 +210,61 @@ package struct YAMLParser: Sendable {
         guard descriptor >= 0 else {
             throw YAMLError(.unreadable, at: start, "cannot open file: \(String(cString: strerror(errno)))")
         }
-        defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw YAMLError(.unreadable, at: start, "cannot stat file: \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw YAMLError(.unreadable, at: start, "cannot stat file: \(reason)")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw YAMLError(.unreadable, at: start, "is a directory, not a file")
-        default: throw YAMLError(.unreadable, at: start, "is not a regular file (a FIFO, socket or device)")
+        case S_IFDIR:
+            close(descriptor)
+            throw YAMLError(.unreadable, at: start, "is a directory, not a file")
+        default:
+            close(descriptor)
+            throw YAMLError(.unreadable, at: start, "is not a regular file (a FIFO, socket or device)")
         }
-        let size = Int(status.st_size)
-        guard size <= limits.maximumFileSize else {
+        guard Int(status.st_size) <= limits.maximumFileSize else {
+            close(descriptor)
             throw YAMLError(
                 .limitExceeded, at: SourcePosition(file: path, line: 1, column: 1),
-                "file is \(size) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
+                "file is \(status.st_size) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
                     + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, size - filled)
-            }
+        self.descriptor = descriptor
+        self.status = status
+    }
+
+    /// Reads into `buffer`; returns how many bytes came (0 at the end of the file).
+    func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(YAMLError) -> Int {
+        while true {
+            let count = read(descriptor, buffer.baseAddress!, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
-                throw YAMLError(.unreadable, at: start, "cannot read file: \(String(cString: strerror(errno)))")
+                throw YAMLError(
+                    .unreadable, at: SourcePosition(file: path, line: 0, column: 0),
+                    "cannot read file: \(String(cString: strerror(errno)))")
             }
-            if count == 0 { break }
-            filled += count
+            return count
         }
-        afterReading?()
-        // A file written in place while it was read would give a mix of old and new bytes,
-        // which may well parse: refuse it (the writer's next change is read again).
+    }
+
+    /// Refuses a file written in place while it was read, which would give a mix of old and
+    /// new bytes that may well parse (the writer's next change is read again).
+    func checkUnchanged(afterReading filled: Int) throws(YAMLError) {
         var after = stat()
         guard fstat(descriptor, &after) == 0, filled == size, Int(after.st_size) == size,
             modificationTime(after) == modificationTime(status)
         else {
             throw YAMLError(
-                .unreadable, at: start,
+                .unreadable, at: SourcePosition(file: path, line: 0, column: 0),
                 "the file changed while it was being read; write it to a temporary file and rename it over this one")
         }
-        return bytes
+    }
+
+    func closeDescriptor() {
+        close(descriptor)
     }
 }
 
