@@ -152,20 +152,7 @@ package struct YAMLParser: Sendable {
         let file = try CheckedFile(opening: path, limits: limits)
         defer { file.closeDescriptor() }
         var bytes = [UInt8](repeating: 0, count: file.size)
-        var filled = 0
-        while filled < file.size {
-            let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, YAMLError> in
-                do throws(YAMLError) {
-                    return .success(
-                        try file.readChunk(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            let count = try outcome.get()
-            if count == 0 { break }
-            filled += count
-        }
+        let filled = try bytes.withUnsafeMutableBytes { file.fill($0) }.get()
         afterReading?()
         try file.checkUnchanged(afterReading: filled)
         return bytes
@@ -183,11 +170,11 @@ package struct YAMLParser: Sendable {
         defer { buffer.deallocate() }
         var filled = 0
         while filled < file.size {
-            let count = try file.readChunk(
-                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(chunkSize, file.size - filled)]))
-            if count == 0 { break }
+            let wanted = min(chunkSize, file.size - filled)
+            let count = try file.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])).get()
             body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             filled += count
+            if count < wanted { break }  // the file ended early: checkUnchanged refuses it
         }
         try file.checkUnchanged(afterReading: filled)
     }
@@ -236,18 +223,23 @@ private struct CheckedFile {
         self.status = status
     }
 
-    /// Reads into `buffer`; returns how many bytes came (0 at the end of the file).
-    func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(YAMLError) -> Int {
-        while true {
-            let count = read(descriptor, buffer.baseAddress!, buffer.count)
+    /// Reads until `buffer` is full or the file ends; returns how many bytes came. A `Result`,
+    /// so that it can run inside the untyped closures of `withUnsafeMutableBytes`.
+    func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, YAMLError> {
+        var filled = 0
+        while filled < buffer.count {
+            let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
-                throw YAMLError(
-                    .unreadable, at: SourcePosition(file: path, line: 0, column: 0),
-                    "cannot read file: \(String(cString: strerror(errno)))")
+                return .failure(
+                    YAMLError(
+                        .unreadable, at: SourcePosition(file: path, line: 0, column: 0),
+                        "cannot read file: \(String(cString: strerror(errno)))"))
             }
-            return count
+            if count == 0 { break }
+            filled += count
         }
+        return .success(filled)
     }
 
     /// Refuses a file written in place while it was read, which would give a mix of old and
