@@ -54,6 +54,21 @@ extension String {
     }
 }
 
+extension String {
+    /// Whether this string's UTF-8 bytes come before `other`'s (`memcmp`, then the shorter
+    /// first): `String`'s own order for ASCII text, at a tenth of the cost of its `<`.
+    package func precedesByBytes(_ other: String) -> Bool {
+        var (lhs, rhs) = (self, other)
+        return lhs.withUTF8 { lhsBytes in
+            rhs.withUTF8 { rhsBytes in
+                let common = min(lhsBytes.count, rhsBytes.count)
+                let compared = common == 0 ? 0 : memcmp(lhsBytes.baseAddress!, rhsBytes.baseAddress!, common)
+                return compared != 0 ? compared < 0 : lhsBytes.count < rhsBytes.count
+            }
+        }
+    }
+}
+
 extension StringProtocol {
     /// Whether both strings have the same Unicode scalars (see ``ExactText``).
     package func isExactly(_ other: some StringProtocol) -> Bool {

@@ -1,11 +1,5 @@
 import EnsignYAML
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Every flag and preference an app defines, loaded from its definitions files.
 ///
 /// An immutable value: reloading produces a new set. Keys are unique across files and
@@ -61,23 +55,10 @@ public struct DefinitionSet: Sendable {
     /// keys with it took a tenth of loading them.
     static func sortedOrder(of keys: [String]) -> [Int] {
         var order = Array(keys.indices)
-        let isASCII = keys.allSatisfy { key in
-            key.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? false
-        }
-        guard isASCII else {
+        if keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
+            order.sort { keys[$0].precedesByBytes(keys[$1]) }
+        } else {
             order.sort { keys[$0] < keys[$1] }
-            return order
-        }
-        order.sort { lhs, rhs in
-            let ordered = keys[lhs].utf8.withContiguousStorageIfAvailable { left in
-                keys[rhs].utf8.withContiguousStorageIfAvailable { right in
-                    let common = min(left.count, right.count)
-                    let compared = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-                    return compared != 0 ? compared < 0 : left.count < right.count
-                }
-            }
-            // Every key had contiguous bytes when checked above; `<` is the same order anyway.
-            return (ordered ?? nil) ?? (keys[lhs] < keys[rhs])
         }
         return order
     }
