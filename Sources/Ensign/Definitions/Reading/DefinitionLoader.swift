@@ -41,8 +41,9 @@ package struct DefinitionLoader: Sendable {
 
     /// From how many bytes up a definitions file is read on two threads: libyaml parses ahead
     /// of the reader (`LibYAMLPrefetcher`) and targeting rules compile as they are read
-    /// (``RuleCompilationPipeline``). `.max` keeps all the work on the caller's thread (rules
-    /// are otherwise compiled on two threads once there are many); tests compare 0 and `.max`.
+    /// (``RuleCompilationPipeline``). Tests compare 0 and `.max`. (Rules left to compile once
+    /// reading ends go to two threads when there are many, whatever the file's size: see
+    /// ``FlagTargetingCompiler/compileAll(_:precompiled:parallelFrom:)``.)
     package var parallelThreshold = YAMLParser.defaultPrefetchThreshold
 
     /// The file extensions read from a directory.
@@ -287,9 +288,7 @@ package struct DefinitionLoader: Sendable {
     private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = compiler.compileAll(
-            collector.definitions, precompiled: collector.precompiled,
-            parallelFrom: parallelThreshold == .max ? .max : FlagTargetingCompiler.parallelThreshold)
+        let definitions = compiler.compileAll(collector.definitions, precompiled: collector.precompiled)
         compiler.checkEvaluators()
         let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(
