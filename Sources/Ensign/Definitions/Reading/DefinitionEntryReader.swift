@@ -15,7 +15,9 @@ struct DefinitionEntryReader {
     /// `PARSE_ERROR` (see ``FlagDefinition/configurationProblem``).
     var flagErrors: [Diagnostic] = []
     private(set) var key = ""
-    private(set) var keyLocation = SourcePosition.unknown("")
+    /// Where the key stands, compact: its file name is looked up only for a message.
+    private(set) var keyPosition = CompactSourcePosition.none
+    var keyLocation: SourcePosition { keyPosition.sourcePosition }
     private(set) var fields = DefinitionFields()
     /// Whether the entry has a field only definitions have (`type`, `default`, `variants`,
     /// `state`, `defaultVariant`): see ``ConfigFileKind``.
@@ -49,7 +51,7 @@ struct DefinitionEntryReader {
             return nil
         }
         key = namespace.map { Self.fullKey(namespace: $0, shortKey: shortKey) } ?? shortKey
-        keyLocation = keyNode.location
+        keyPosition = keyNode.compactPosition
         if let node = try reader.composeNodeUnlessMapping() {
             var message = "'\(key)' must be a mapping of fields such as type and default; found \(node.kindDescription)"
             if let text = node.scalarText { message += "; write '\(shortKey): { default: \(text) }'" }
@@ -84,7 +86,7 @@ struct DefinitionEntryReader {
             defaultVariant: defaultVariant, isEnabled: readState(),
             targeting: nil, targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText(.description),
-            owner: readText(.owner), expires: readExpiry(), metadata: metadata, position: keyNode.compactPosition,
+            owner: readText(.owner), expires: readExpiry(), metadata: metadata, position: keyPosition,
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
     }
 
