@@ -27,8 +27,8 @@ enum FuzzTargets {
     }
 
     /// The YAML layer, the definitions loader (on one thread and on two, which must agree) and
-    /// overlay reading, and the emitter round trip; the same bytes as a `.json` file, whose reader must agree with the control protocol's
-    /// JSON parser wherever both accept them.
+    /// overlay reading, and the emitter round trip; the same bytes as a `.json` file, whose
+    /// reader must agree with the control protocol's JSON parser wherever both accept them.
     static func yamlAndDefinitions(_ bytes: [UInt8]) {
         let loader = DefinitionLoader(today: CalendarDay("2026-01-01")!)
         let source = ConfigSource(name: "fuzz.yaml", bytes: bytes)

@@ -147,6 +147,29 @@ final class PythonPeer {
         """#
 }
 
+/// A real `ensign serve` over ``servedFlags`` with a TLS terminator in front of it (a fresh
+/// self-signed certificate), kept running until ``stop()``.
+struct ServedBehindTLS {
+    let server: ServeProcess
+    let certificate: TestCertificate
+    let proxy: PythonPeer
+
+    init(in directory: TemporaryDirectory) throws {
+        try directory.write("flags/list.yaml", servedFlags)
+        server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
+        certificate = try TestCertificate(in: directory)
+        proxy = try PythonPeer(
+            .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
+            directory: directory)
+    }
+
+    /// Stops both; also what keeps them alive until the test is done with them.
+    func stop() {
+        proxy.stop()
+        server.kill()
+    }
+}
+
 /// The Python peer did not start; its output.
 struct PeerFailure: Error, CustomStringConvertible {
     var output: String

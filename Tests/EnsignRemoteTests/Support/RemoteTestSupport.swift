@@ -17,16 +17,14 @@ let servedFlags = """
       sortOrder: { type: string, enum: [name, recent], default: name }
     """
 
-/// The server's flags: `list.serverOnly` is one the app does not define.
-let serverDefinitions = """
-    version: 1
-    namespace: list
-    flags:
-      pageSize: { type: int, default: 30, minimum: 5, maximum: 100 }
-      sortOrder: { type: string, enum: [name, recent], default: name }
-      showPending: { type: bool, default: true }
-      serverOnly: { type: bool, default: true }
-    """
+/// The server's flags for the tests without sockets: ``servedFlags`` and two more;
+/// `list.serverOnly` is one the app does not define.
+let serverDefinitions =
+    servedFlags + """
+
+          showPending: { type: bool, default: true }
+          serverOnly: { type: bool, default: true }
+        """
 
 /// The app's own flags, whose defaults differ from the server's so the source of a value shows.
 let appDefinitions = """

@@ -11,29 +11,12 @@ import Testing
 /// credentials, and one that never answers.
 @Suite("OFREP remote source over URLSession")
 struct URLSessionTransportTests {
-    private let flagsText = servedFlags
-
-    /// `ensign serve` over `flagsText`, and a TLS terminator with a fresh self-signed
-    /// certificate in front of it.
-    private func startBehindTLS(in directory: TemporaryDirectory) throws -> (ServeProcess, TestCertificate, PythonPeer)
-    {
-        try directory.write("flags/list.yaml", flagsText)
-        let server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
-        let certificate = try TestCertificate(in: directory)
-        let proxy = try PythonPeer(
-            .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
-            directory: directory)
-        return (server, certificate, proxy)
-    }
-
     @Test("Over https with a trusted certificate, values and live changes arrive through TLS")
     func trustedTLS() throws {
         let directory = try TemporaryDirectory()
-        let (server, certificate, proxy) = try startBehindTLS(in: directory)
-        defer {
-            proxy.stop()
-            server.kill()
-        }
+        let served = try ServedBehindTLS(in: directory)
+        defer { served.stop() }
+        let (server, certificate, proxy) = (served.server, served.certificate, served.proxy)
 
         // FoundationNetworking trusts the system bundle alone; the probe runs where that
         // bundle is the test certificate (a private mount namespace), so nothing on the
@@ -67,11 +50,9 @@ struct URLSessionTransportTests {
     @Test("A certificate the system does not trust fails the connection; the values stay and the status says why")
     func untrustedCertificate() throws {
         let directory = try TemporaryDirectory()
-        let (server, _, proxy) = try startBehindTLS(in: directory)
-        defer {
-            proxy.stop()
-            server.kill()
-        }
+        let served = try ServedBehindTLS(in: directory)
+        defer { served.stop() }
+        let proxy = served.proxy
 
         let context = try AppContext(definitions: appDefinitions)
         let before = context.value(forKeyNamed: "list.pageSize")
