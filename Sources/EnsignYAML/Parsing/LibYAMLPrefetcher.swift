@@ -2,8 +2,6 @@
 #if YAML
     import CYAML
 
-    import Dispatch
-
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Darwin)
@@ -26,8 +24,8 @@
         // holds are touched only by that thread; a batch changes hands only under `mutex`
         // (queued as full by the parser, taken by the reader, queued as empty by the reader,
         // taken by the parser), so each hand-over happens-before the next owner's access. The
-        // shared fields below `mutex` are read and written with it held. `finish()` waits for
-        // the parsing work to end before anything it used is freed.
+        // shared fields below `mutex` are read and written with it held. `finish()` joins the
+        // thread before anything it used is freed.
 
         /// Events per batch: enough that hand-overs are rare (a few hundred for a 1 MB file).
         static let batchCapacity = 1024
@@ -59,9 +57,7 @@
         /// Returned after the last event: libyaml's "no event", as its parser gives past the end.
         private let noEvent: UnsafeMutablePointer<yaml_event_t>
 
-        /// The parsing work, on a serial queue of its own (libdispatch gives such a queue a
-        /// thread even when it blocks, waiting for the reader).
-        private let parsing = DispatchGroup()
+        private var thread: PrefetchThread?
 
         /// Starts parsing `input` (which must outlive the prefetcher) with `parser`, which the
         /// prefetcher owns from now on, on a new thread.
@@ -84,14 +80,15 @@
             precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
             precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
             emptyBatches = Array(0..<Self.batchCount)
-            DispatchQueue(label: "ensign.yaml.prefetch").async(group: parsing) { self.parseAhead() }
+            thread = PrefetchThread { [unowned(unsafe) self] in self.parseAhead() }
         }
 
-        /// Stops the parsing work (at its next batch) and waits for it, then deletes every event
-        /// not yet deleted and the parser. Call it once, before the input goes away.
+        /// Stops the parsing thread (at its next batch) and waits for it, then deletes every
+        /// event not yet deleted and the parser. Call it once, before the input goes away.
         func finish() {
             locked { isCancelled = true }
-            parsing.wait()
+            thread?.join()
+            thread = nil
             for batch in 0..<Self.batchCount {
                 for index in 0..<liveCounts[batch] { yaml_event_delete(event(batch, index)) }
                 liveCounts[batch] = 0
@@ -197,6 +194,39 @@
 
         private func event(_ batch: Int, _ index: Int) -> UnsafeMutablePointer<yaml_event_t> {
             batches + batch * Self.batchCapacity + index
+        }
+    }
+
+    /// The parsing thread: a joinable pthread running one closure.
+    private final class PrefetchThread {
+        #if os(Linux)
+            private var handle = pthread_t()
+        #else
+            private var handle: pthread_t?
+        #endif
+
+        init(_ body: @escaping () -> Void) {
+            let box = Unmanaged.passRetained(Body(body)).toOpaque()
+            let result = pthread_create(
+                &handle, nil,
+                { argument in
+                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                    return nil
+                }, box)
+            precondition(result == 0, "pthread_create failed: \(result)")
+        }
+
+        func join() {
+            #if os(Linux)
+                pthread_join(handle, nil)
+            #else
+                pthread_join(handle!, nil)
+            #endif
+        }
+
+        private final class Body {
+            let run: () -> Void
+            init(_ run: @escaping () -> Void) { self.run = run }
         }
     }
 #endif
