@@ -80,7 +80,9 @@
             precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
             precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
             emptyBatches = Array(0..<Self.batchCount)
-            thread = PrefetchThread { [unowned(unsafe) self] in self.parseAhead() }
+            // The thread holds the prefetcher until it ends (no cycle: `thread` keeps only the
+            // handle), so even a missing `finish()` could not free what it is using.
+            thread = PrefetchThread { self.parseAhead() }
         }
 
         /// Stops the parsing thread (at its next batch) and waits for it, then deletes every
@@ -198,6 +200,13 @@
     }
 
     /// The parsing thread: a joinable pthread running one closure.
+    ///
+    /// A thread of its own rather than a Dispatch queue: the parsing work blocks on `condition`
+    /// while the reader is behind, which would hold one of Dispatch's pool threads, and a pool
+    /// keeps its threads after the work ends, so `finish()` could not show that nothing is left
+    /// running (a serial queue was tried; `stopsEarly` counted the threads it left behind).
+    /// The other modules' thread helpers are out of this module's reach (it depends on libyaml
+    /// alone).
     private final class PrefetchThread {
         #if os(Linux)
             private var handle = pthread_t()
