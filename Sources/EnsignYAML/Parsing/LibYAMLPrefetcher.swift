@@ -2,6 +2,8 @@
 #if YAML
     import CYAML
 
+    import Synchronization
+
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Darwin)
@@ -207,7 +209,7 @@
     /// running (a serial queue was tried; `stopsEarly` counted the threads it left behind).
     /// The other modules' thread helpers are out of this module's reach (it depends on libyaml
     /// alone).
-    private final class PrefetchThread {
+    final class PrefetchThread {
         #if os(Linux)
             private var handle = pthread_t()
         #else
@@ -216,14 +218,21 @@
 
         init(_ body: @escaping () -> Void) {
             let box = Unmanaged.passRetained(Body(body)).toOpaque()
+            Self.running.add(1, ordering: .relaxed)  // before the thread can count itself out
             let result = pthread_create(
                 &handle, nil,
                 { argument in
                     Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                    PrefetchThread.running.subtract(1, ordering: .relaxed)
                     return nil
                 }, box)
             precondition(result == 0, "pthread_create failed: \(result)")
         }
+
+        /// Parsing threads started and not yet at their end, in the whole process: a reader
+        /// that forgot to stop its thread shows here (tests count them; the process's thread
+        /// count also moves with every other test's threads).
+        static let running = Atomic<Int>(0)
 
         func join() {
             #if os(Linux)

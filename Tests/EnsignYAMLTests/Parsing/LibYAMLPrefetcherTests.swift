@@ -78,7 +78,6 @@ struct LibYAMLPrefetcherTests {
     @Test("A reader that stops early stops the parsing thread: no thread is left behind")
     func stopsEarly() throws {
         let bytes = Array(Self.sample(entries: 3_000).utf8)
-        let before = try Self.threadCount()
         for _ in 0..<200 {
             let first = try Self.ahead.readEvents(from: bytes, file: "p.yaml") { reader throws(YAMLError) in
                 _ = try reader.nextDocument()
@@ -87,7 +86,9 @@ struct LibYAMLPrefetcherTests {
             }
             #expect(first == "version")
         }
-        #expect(try Self.threadCount() <= before + 2, "each reader joined its parsing thread")
+        // A reader that left its thread parsing would leave 200 here; other tests' loads, running
+        // meanwhile in this process, hold one each for a moment.
+        #expect(PrefetchThread.running.load(ordering: .relaxed) <= 8, "each reader ended its thread")
     }
 
     @Test("Readers on several threads, each parsing ahead, read their own files")
@@ -101,12 +102,5 @@ struct LibYAMLPrefetcherTests {
             }
             for await same in group { #expect(same) }
         }
-    }
-
-    /// The process's threads, from /proc.
-    static func threadCount() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        let line = text.split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? ""
-        return Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
     }
 }
