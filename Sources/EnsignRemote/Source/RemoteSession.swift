@@ -224,11 +224,12 @@ final class RemoteSession: Sendable {
 
     private func fail(_ error: String, _ state: inout LoopState) {
         state.failures += 1
-        updates.reportUnavailable(error: error, from: name)
+        // Before the status: whoever sees the context degraded finds the reason here too.
         progress.update { progress in
             progress.failures += 1
             progress.lastError = error
         }
+        updates.reportUnavailable(error: error, from: name)
     }
 
     // MARK: Waiting

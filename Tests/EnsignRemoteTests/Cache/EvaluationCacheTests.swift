@@ -195,21 +195,31 @@ struct EvaluationCacheTests {
             let process = try BuiltExecutable.start(
                 executable: BuiltExecutable.url(named: "EnsignRemoteProbe"), ["write-cache", path], output: output,
                 errors: output)
+            // Past the first replacement, so the kill lands among writes however slow the
+            // machine (a sanitized run once wrote one evaluation in the whole random wait).
             #expect(
-                waitUntil("the first write", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: path) })
+                waitUntil("a second write", timeout: .seconds(30)) { (Self.generation(in: cache) ?? 0) >= 2 })
             Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let (loaded, problems) = cache.load()
             #expect(problems.isEmpty, "round \(round): \(problems)")
-            let generation = loaded?.response.flags.first.flatMap { flag -> Int? in
-                guard case .success(let success) = flag else { return nil }
-                return success.value?.intValue
-            }
+            let generation = loaded.flatMap(Self.generation(of:))
             #expect(generation != nil, "round \(round): a whole evaluation")
             #expect(loaded?.response.flags.count == 301)
             generations.append(generation ?? 0)
         }
         #expect(generations.contains { $0 > 1 }, "the kills landed among writes: \(generations)")
+    }
+
+    /// The generation the probe wrote into `evaluation`, its first flag's value.
+    static func generation(of evaluation: CachedEvaluation) -> Int? {
+        guard case .success(let success) = evaluation.response.flags.first else { return nil }
+        return success.value?.intValue
+    }
+
+    /// The generation in the cache file now, if it holds a whole evaluation.
+    static func generation(in cache: EvaluationCacheFile) -> Int? {
+        cache.load().0.flatMap(generation(of:))
     }
 }
