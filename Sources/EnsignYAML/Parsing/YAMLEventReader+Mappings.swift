@@ -12,43 +12,6 @@ package struct YAMLMappingCursor {
     let countsDepth: Bool
 }
 
-/// The scalar keys of a mapping with where each stands, for duplicate checks: compared by
-/// their bytes (see ``ExactText``), scanned while few, hashed past a handful. Positions are
-/// kept compact: a key's file name is looked up only for an error message.
-struct MappingKeyIndex {
-    private var scanned: [(text: String, position: CompactSourcePosition)] = []
-    private var hashed: [ExactText: CompactSourcePosition]?
-
-    /// Records `key` at `position`; returns where it already stood instead, if it did.
-    mutating func insert(_ key: String, at position: CompactSourcePosition) -> CompactSourcePosition? {
-        if hashed == nil {
-            if let first = scanned.first(where: { $0.text.isExactly(key) }) { return first.position }
-            guard scanned.count >= 8 else {
-                if scanned.isEmpty { scanned.reserveCapacity(8) }  // one allocation, not four
-                scanned.append((key, position))
-                return nil
-            }
-            var index: [ExactText: CompactSourcePosition] = [:]
-            index.reserveCapacity(32)
-            for entry in scanned { index[ExactText(entry.text)] = entry.position }
-            scanned = []
-            hashed = index
-        }
-        // One hash per key: a duplicate is an error, so replacing its first position (which is
-        // returned) loses nothing.
-        return hashed!.updateValue(position, forKey: ExactText(key))
-    }
-
-    /// Where `key` stands, if it does.
-    func location(of key: String) -> SourcePosition? {
-        if let hashed { return hashed[ExactText(key)]?.sourcePosition }
-        return scanned.first { $0.text.isExactly(key) }?.position.sourcePosition
-    }
-
-    /// Every key's text.
-    var texts: [String] { hashed.map { $0.keys.map(\.text) } ?? scanned.map(\.text) }
-}
-
 extension YAMLEventReader {
     /// Enters the mapping under the cursor, to read it with ``nextKey(in:)``.
     ///
@@ -103,7 +66,8 @@ extension YAMLEventReader {
             case YAML_SCALAR_EVENT where event.data.scalar.anchor == nil:
                 let key = scalarNode(event)
                 guard let text = key.scalarText, !NodeComposer.isMergeKey(key) else { break }
-                if let first = mapping.keys.insert(text, at: key.compactPosition) {
+                let bytes = UnsafeRawBufferPointer(start: event.data.scalar.value, count: Int(event.data.scalar.length))
+                if let first = mapping.keys.insert(text, bytes: bytes, at: key.compactPosition) {
                     throw NodeComposer.duplicateKeyError(text, at: key.location, first: first.sourcePosition)
                 }
                 try advance()

@@ -1,0 +1,114 @@
+/// The scalar keys of a mapping with where each stands, for duplicate checks: compared by
+/// their bytes (see ``ExactText``), scanned while few, hashed past a handful.
+///
+/// It runs for every key of every mapping a file has, so it works from the key's bytes as
+/// libyaml gave them and keeps what it computed: while scanning, a key is compared only with
+/// keys of the same length and first bytes (a definition's fields never are); once hashed,
+/// each key's hash is kept, so growing the table hashes nothing again (a dictionary of
+/// ``ExactText`` hashed the 10,000 keys of a large `flags:` mapping about twice over).
+/// Hashes come from `Hasher`, seeded per process, so a file cannot be written to collide.
+/// Positions are kept compact: a key's file name is looked up only for an error message.
+struct MappingKeyIndex {
+    private struct Key {
+        let text: String
+        /// The length and first seven bytes: different signatures, different keys.
+        let signature: UInt64
+        /// `Hasher`'s hash of the bytes, once the keys are hashed.
+        var hash: Int
+        let position: CompactSourcePosition
+    }
+
+    /// The keys, in file order.
+    private var keys: [Key] = []
+    /// Open addressing over `keys` (an index plus one; 0 is empty), twice their count or
+    /// more; empty while the keys are few enough to scan.
+    private var table: [Int32] = []
+
+    /// Keys scanned before they are hashed.
+    private static let scanLimit = 8
+
+    /// Records `key`, whose UTF-8 bytes are `bytes`, at `position`; returns where it already
+    /// stood instead, if it did.
+    mutating func insert(
+        _ key: String, bytes: UnsafeRawBufferPointer, at position: CompactSourcePosition
+    ) -> CompactSourcePosition? {
+        let signature = Self.signature(of: bytes)
+        if table.isEmpty {
+            for earlier in keys where earlier.signature == signature && earlier.text.isExactly(key) {
+                return earlier.position
+            }
+            guard keys.count >= Self.scanLimit else {
+                if keys.isEmpty { keys.reserveCapacity(Self.scanLimit) }  // one allocation, not four
+                keys.append(Key(text: key, signature: signature, hash: 0, position: position))
+                return nil
+            }
+            startHashing()
+        }
+        let hash = Self.hash(of: bytes)
+        var slot = hash & (table.count - 1)
+        while table[slot] != 0 {
+            let earlier = keys[Int(table[slot]) - 1]
+            if earlier.hash == hash, earlier.text.isExactly(key) { return earlier.position }
+            slot = (slot + 1) & (table.count - 1)
+        }
+        keys.append(Key(text: key, signature: signature, hash: hash, position: position))
+        table[slot] = Int32(keys.count)
+        if keys.count * 2 > table.count { rebuildTable(capacity: table.count * 2) }
+        return nil
+    }
+
+    /// Where `key` stands, if it does.
+    func location(of key: String) -> SourcePosition? {
+        var text = key
+        return text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            let signature = Self.signature(of: bytes)
+            if table.isEmpty {
+                return keys.first { $0.signature == signature && $0.text.isExactly(key) }?.position.sourcePosition
+            }
+            let hash = Self.hash(of: bytes)
+            var slot = hash & (table.count - 1)
+            while table[slot] != 0 {
+                let earlier = keys[Int(table[slot]) - 1]
+                if earlier.hash == hash, earlier.text.isExactly(key) { return earlier.position.sourcePosition }
+                slot = (slot + 1) & (table.count - 1)
+            }
+            return nil
+        }
+    }
+
+    /// Every key's text, in file order.
+    var texts: [String] { keys.map(\.text) }
+
+    /// Hashes the scanned keys and indexes them.
+    private mutating func startHashing() {
+        for index in keys.indices {
+            var text = keys[index].text
+            keys[index].hash = text.withUTF8 { Self.hash(of: UnsafeRawBufferPointer($0)) }
+        }
+        rebuildTable(capacity: 4 * Self.scanLimit)
+    }
+
+    private mutating func rebuildTable(capacity: Int) {
+        table = Array(repeating: 0, count: capacity)
+        for (index, key) in keys.enumerated() {
+            var slot = key.hash & (capacity - 1)
+            while table[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+            table[slot] = Int32(index + 1)
+        }
+    }
+
+    private static func signature(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var signature = UInt64(truncatingIfNeeded: bytes.count) << 56
+        for index in 0..<min(bytes.count, 7) {
+            signature |= UInt64(bytes[index]) << (8 * UInt64(index))
+        }
+        return signature
+    }
+
+    private static func hash(of bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return hasher.finalize()
+    }
+}
