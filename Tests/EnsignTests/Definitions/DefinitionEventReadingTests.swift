@@ -7,6 +7,14 @@ import Testing
 /// mappings: these are the shapes that walk must fall back on composing for.
 @Suite("Reading definitions from events")
 struct DefinitionEventReadingTests {
+    @Test("A namespaced key is the namespace, a dot and the key, byte for byte")
+    func namespacedKeys() {
+        for (namespace, key) in [("a", "b"), ("catalog", "area12.flag1234"), ("caf\u{E9}", "cafe\u{301}.x")] {
+            let full = DefinitionEntryReader.fullKey(namespace: namespace, shortKey: key)
+            #expect(Array(full.utf8) == Array(namespace.utf8) + [UInt8(ascii: ".")] + Array(key.utf8))
+        }
+    }
+
     @Test("A namespace and metadata written after the flags still apply to them")
     func headerAfterFlags() throws {
         let loaded = loadDefinitions([

@@ -206,15 +206,21 @@ struct DefinitionEntryReader {
 }
 
 extension DefinitionEntryReader {
-    /// `namespace.shortKey`, built in one allocation (string interpolation, for every key of a
-    /// large file, cost three).
+    /// `namespace.shortKey`, its bytes copied once into one allocation (string interpolation,
+    /// for every key of a large file, cost three allocations; `reserveCapacity` and `+=`, 800
+    /// instructions a key).
     static func fullKey(namespace: String, shortKey: String) -> String {
-        var key = ""
-        key.reserveCapacity(namespace.utf8.count + 1 + shortKey.utf8.count)
-        key += namespace
-        key += "."
-        key += shortKey
-        return key
+        var (namespace, shortKey) = (namespace, shortKey)
+        return namespace.withUTF8 { prefix in
+            shortKey.withUTF8 { suffix in
+                String(unsafeUninitializedCapacity: prefix.count + 1 + suffix.count) { buffer in
+                    _ = buffer.initialize(fromContentsOf: prefix)
+                    buffer[prefix.count] = UInt8(ascii: ".")
+                    _ = buffer[(prefix.count + 1)...].initialize(fromContentsOf: suffix)
+                    return buffer.count
+                }
+            }
+        }
     }
 
     /// flagd and JSON Schema spell some types differently; point those at Ensign's names.
