@@ -71,10 +71,9 @@
                     reader: &reader)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
-                let start = reader.location(of: event.start_mark)
                 guard depth + stack.count < reader.limits.maximumDepth else {
                     throw YAMLError(
-                        .limitExceeded, at: start,
+                        .limitExceeded, at: reader.location(of: event.start_mark),
                         "nesting is deeper than \(reader.limits.maximumDepth) levels (YAMLLimits.maximumDepth)")
                 }
                 let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
@@ -82,7 +81,8 @@
                 stack.append(
                     OpenCollection(
                         isMapping: isMapping, tag: YAMLEventReader.string(tag),
-                        anchor: YAMLEventReader.string(anchor), line: start.line, column: start.column))
+                        anchor: YAMLEventReader.string(anchor), line: Int(event.start_mark.line) + 1,
+                        column: Int(event.start_mark.column) + 1))
                 return nil
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let collection = stack.removeLast()
