@@ -104,7 +104,10 @@ struct RemoteStreamTests {
         try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
         #expect(
             waitUntil("the polled change", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 45 })
-        #expect(server.state.withLock { $0.streamConnections } >= 2, "the stream is tried again")
+        #expect(
+            waitUntil("the stream tried again", timeout: .seconds(10)) {
+                server.state.withLock { $0.streamConnections } >= 2
+            })
         #expect(!source.isStreaming)
         #expect(source.lastError?.contains("the event stream on ofrep.test:8016: ") == true)
         #expect(source.lastError?.contains("/ofrep/v1/events") == false, "the stream URL is not logged")
