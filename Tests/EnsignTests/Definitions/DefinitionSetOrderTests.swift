@@ -45,6 +45,27 @@ extension DefinitionSetOrderTests {
     }
 }
 
+extension DefinitionSetOrderTests {
+    @Test(
+        "Keys with a long shared prefix, keys that are prefixes of others, and NUL bytes sort in String's order",
+        arguments: 0..<8)
+    func sharedPrefixOrder(seed: Int) {
+        // Lengths around the eight bytes compared as one integer after the shared prefix.
+        let alphabet: [Character] = ["a", "b", "Z", "0", ".", "\u{0}"]
+        var random = SplitMix64(seed: 0x50_0000 + UInt64(seed))
+        let prefix = seed % 2 == 0 ? "catalog.area" : ""
+        var keys = Set<String>()
+        while keys.count < 400 {
+            let length = Int.random(in: 0...11, using: &random)
+            keys.insert(prefix + String((0..<length).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        let listed = Array(keys)
+        #expect(DefinitionSet.sortedOrder(of: listed).map { listed[$0] } == listed.sorted(), "seed \(seed)")
+        #expect(DefinitionSet.sortedOrder(of: []) == [])
+        #expect(DefinitionSet.sortedOrder(of: [prefix]) == [0])
+    }
+}
+
 extension String {
     /// Eight hexadecimal digits, for a YAML `\U` escape.
     fileprivate var leftPadded: String { String(repeating: "0", count: max(0, 8 - count)) + self }
