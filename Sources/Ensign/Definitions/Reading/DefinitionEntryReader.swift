@@ -183,12 +183,18 @@ struct DefinitionEntryReader {
     private mutating func inferVariantType(_ variants: [(String, YAMLNode)], at location: SourcePosition)
         -> (FlagType, mixed: Bool)?
     {
+        let variantTypes = variants.map { FlagType(of: JSONValue($0.1)) }
+        // Almost always one type (null variants have none): no dictionary or set for that.
+        if let only = variantTypes.first(where: { $0 != nil }) ?? nil,
+            variantTypes.allSatisfy({ $0 == nil || $0 == only })
+        {
+            return (only, false)
+        }
         var types: [FlagType: String] = [:]
-        for (name, node) in variants {
-            if let type = FlagType(of: JSONValue(node)), types[type] == nil { types[type] = name }
+        for ((name, _), type) in zip(variants, variantTypes) {
+            if let type, types[type] == nil { types[type] = name }
         }
         let kinds = Set(types.keys)
-        if kinds.count == 1 { return (kinds.first!, false) }
         if kinds == [.int, .double] { return (.double, false) }
         if kinds.isEmpty { return nil }
         let defaultName = fields[.defaultVariant]?.scalarText
