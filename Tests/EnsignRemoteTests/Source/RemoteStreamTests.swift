@@ -109,8 +109,15 @@ struct RemoteStreamTests {
                 server.state.withLock { $0.streamConnections } >= 2
             })
         #expect(!source.isStreaming)
-        #expect(source.lastError?.contains("the event stream on ofrep.test:8016: ") == true)
-        #expect(source.lastError?.contains("/ofrep/v1/events") == false, "the stream URL is not logged")
+        // Each failed attempt sets lastError and the next answered poll clears it (the server
+        // answers), so it is caught between the two.
+        var streamError: String?
+        #expect(
+            waitUntil("the stream's failure reported", timeout: .seconds(10)) {
+                streamError = source.lastError
+                return streamError?.contains("the event stream on ofrep.test:8016: ") == true
+            })
+        #expect(streamError?.contains("/ofrep/v1/events") == false, "the stream URL is not logged")
         #expect(context.status.fleet?.isReachable == true, "the server itself answers")
     }
 
