@@ -32,27 +32,13 @@ struct MappingKeyIndex {
     mutating func insert(
         _ key: String, bytes: UnsafeRawBufferPointer, at position: CompactSourcePosition
     ) -> CompactSourcePosition? {
-        let signature = Self.signature(of: bytes)
-        if table.isEmpty {
-            for earlier in keys where earlier.signature == signature && earlier.text.isExactly(key) {
-                return earlier.position
-            }
-            guard keys.count >= Self.scanLimit else {
-                if keys.isEmpty { keys.reserveCapacity(Self.scanLimit) }  // one allocation, not four
-                keys.append(Key(text: key, signature: signature, hash: 0, position: position))
-                return nil
-            }
-            startHashing()
-        }
-        let hash = Self.hash(of: bytes)
-        var slot = hash & (table.count - 1)
-        while table[slot] != 0 {
-            let earlier = keys[Int(table[slot]) - 1]
-            if earlier.hash == hash, earlier.text.isExactly(key) { return earlier.position }
-            slot = (slot + 1) & (table.count - 1)
-        }
-        keys.append(Key(text: key, signature: signature, hash: hash, position: position))
-        table[slot] = Int32(keys.count)
+        if table.isEmpty, keys.count >= Self.scanLimit { startHashing() }
+        let (signature, hash, found, freeSlot) = find(key, bytes: bytes)
+        if let found { return keys[found].position }
+        if keys.isEmpty { keys.reserveCapacity(Self.scanLimit) }  // one allocation, not four
+        keys.append(Key(text: key, signature: signature, hash: hash ?? 0, position: position))
+        if table.isEmpty { return nil }
+        table[freeSlot] = Int32(keys.count)
         if keys.count * 2 > table.count { rebuildTable(capacity: table.count * 2) }
         return nil
     }
@@ -60,21 +46,31 @@ struct MappingKeyIndex {
     /// Where `key` stands, if it does.
     func location(of key: String) -> SourcePosition? {
         var text = key
-        return text.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            let signature = Self.signature(of: bytes)
-            if table.isEmpty {
-                return keys.first { $0.signature == signature && $0.text.isExactly(key) }?.position.sourcePosition
+        let found = text.withUTF8 { find(key, bytes: UnsafeRawBufferPointer($0)).found }
+        return found.map { keys[$0].position.sourcePosition }
+    }
+
+    /// The index of the earlier key with `key`'s bytes, if any, with `key`'s signature and,
+    /// once the keys are hashed, its hash and the free slot where its probe ended.
+    @inline(__always)
+    private func find(
+        _ key: String, bytes: UnsafeRawBufferPointer
+    ) -> (signature: UInt64, hash: Int?, found: Int?, freeSlot: Int) {
+        let signature = Self.signature(of: bytes)
+        guard !table.isEmpty else {
+            for index in keys.indices where keys[index].signature == signature && keys[index].text.isExactly(key) {
+                return (signature, nil, index, 0)
             }
-            let hash = Self.hash(of: bytes)
-            var slot = hash & (table.count - 1)
-            while table[slot] != 0 {
-                let earlier = keys[Int(table[slot]) - 1]
-                if earlier.hash == hash, earlier.text.isExactly(key) { return earlier.position.sourcePosition }
-                slot = (slot + 1) & (table.count - 1)
-            }
-            return nil
+            return (signature, nil, nil, 0)
         }
+        let hash = Self.hash(of: bytes)
+        var slot = hash & (table.count - 1)
+        while table[slot] != 0 {
+            let index = Int(table[slot]) - 1
+            if keys[index].hash == hash, keys[index].text.isExactly(key) { return (signature, hash, index, slot) }
+            slot = (slot + 1) & (table.count - 1)
+        }
+        return (signature, hash, nil, slot)
     }
 
     /// Every key's text, in file order.
