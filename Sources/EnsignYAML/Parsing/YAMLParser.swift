@@ -197,28 +197,24 @@ private struct CheckedFile {
         guard descriptor >= 0 else {
             throw YAMLError(.unreadable, at: start, "cannot open file: \(String(cString: strerror(errno)))")
         }
+        var isKept = false
+        defer { if !isKept { close(descriptor) } }  // every refusal below closes it
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw YAMLError(.unreadable, at: start, "cannot stat file: \(reason)")
+            throw YAMLError(.unreadable, at: start, "cannot stat file: \(String(cString: strerror(errno)))")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR:
-            close(descriptor)
-            throw YAMLError(.unreadable, at: start, "is a directory, not a file")
-        default:
-            close(descriptor)
-            throw YAMLError(.unreadable, at: start, "is not a regular file (a FIFO, socket or device)")
+        case S_IFDIR: throw YAMLError(.unreadable, at: start, "is a directory, not a file")
+        default: throw YAMLError(.unreadable, at: start, "is not a regular file (a FIFO, socket or device)")
         }
         guard Int(status.st_size) <= limits.maximumFileSize else {
-            close(descriptor)
             throw YAMLError(
                 .limitExceeded, at: SourcePosition(file: path, line: 1, column: 1),
                 "file is \(status.st_size) bytes, larger than the limit of \(limits.maximumFileSize) bytes"
                     + " (raise YAMLLimits.maximumFileSize if this file is meant to be this large)")
         }
+        isKept = true
         self.descriptor = descriptor
         self.status = status
     }

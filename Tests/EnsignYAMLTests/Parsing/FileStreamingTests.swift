@@ -53,5 +53,20 @@ struct FileStreamingTests {
             #expect(streamed?.description == read?.description)
             #expect(chunks == 0, "nothing is handed out for \(path)")
         }
+        // Each refusal closes the descriptor it opened: 3,000 of them would leave 3,000 open
+        // (or as many as the limit allows); other tests open a few meanwhile.
+        let before = Self.openDescriptors()
+        for _ in 0..<500 {
+            for (path, reader) in [(directory, parser), (fifo, parser), (large, limited)] {
+                _ = try? reader.readFile(at: path)
+                try? reader.streamFile(at: path) { _ in }
+            }
+        }
+        #expect(Self.openDescriptors() < before + 200, "refused files are closed")
+    }
+
+    /// The process's open descriptors, from /proc.
+    static func openDescriptors() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
     }
 }
