@@ -7,14 +7,13 @@ import Testing
 
 @Suite("OFREP remote source against ensign serve")
 struct RemoteServeTests {
-    private let flagsText = servedFlags
 
     @Test(
         "Live changes over SSE (or polling), a killed and restarted server, then an offline start from the cache",
         arguments: RemoteTransportKind.allCases)
     func endToEnd(transport: RemoteTransportKind) throws {
         let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags/list.yaml", flagsText)
+        let flagsFile = try directory.write("flags/list.yaml", servedFlags)
         let flags = directory.path + "/flags"
         let cacheFile = directory.path + "/state/remote-flags.json"
         var server = try ServeProcess(flags: flags, directory: directory)
@@ -36,7 +35,7 @@ struct RemoteServeTests {
         #expect(set.status == 0, "\(set.errors)")
         #expect(waitUntil("ensign set", timeout: .seconds(10)) { heard.withLock { $0 } == [50] })
         // So does an edit of the server's flags file.
-        try flagsText.replacingOccurrences(of: "default: name", with: "default: recent")
+        try servedFlags.replacingOccurrences(of: "default: name", with: "default: recent")
             .write(toFile: flagsFile, atomically: true, encoding: .utf8)
         #expect(
             waitUntil("the file edit", timeout: .seconds(10)) {
@@ -67,7 +66,7 @@ struct RemoteServeTests {
         #expect(restarted.isServingCache)
         #expect(waitUntil("the offline report", timeout: .seconds(10)) { offline.status.fleet?.isReachable == false })
         // The server comes back with a change; the offline app catches up.
-        try flagsText.replacingOccurrences(of: "default: 30", with: "default: 35")
+        try servedFlags.replacingOccurrences(of: "default: 30", with: "default: 35")
             .write(toFile: flagsFile, atomically: true, encoding: .utf8)
         server = try ServeProcess(flags: flags, port: port, directory: directory)
         #expect(waitUntil("the catch-up", timeout: .seconds(20)) { offline.value(forKeyNamed: "list.pageSize") == 35 })
