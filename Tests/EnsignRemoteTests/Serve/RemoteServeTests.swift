@@ -7,7 +7,6 @@ import Testing
 
 @Suite("OFREP remote source against ensign serve")
 struct RemoteServeTests {
-
     @Test(
         "Live changes over SSE (or polling), a killed and restarted server, then an offline start from the cache",
         arguments: RemoteTransportKind.allCases)
