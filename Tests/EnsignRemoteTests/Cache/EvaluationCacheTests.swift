@@ -190,6 +190,8 @@ struct EvaluationCacheTests {
             path: path, cacheKey: CachedEvaluation.cacheKey(baseURL: "http://probe:1", context: ["targetingKey": "k"]),
             timeToLive: .seconds(3600))
         for round in 0..<12 {
+            // Each probe counts from 1: the last round's file must not stand for this one's writes.
+            unlink(path)
             let output = try directory.write("probe-\(round).out", "")
             let process = try BuiltExecutable.start(
                 executable: BuiltExecutable.url(named: "EnsignRemoteProbe"), ["write-cache", path], output: output,
