@@ -77,6 +77,31 @@ struct ParallelLoadingTests {
         }
     }
 
+    @Test("While a large file is read, each rule without $ref is compiled and its YAML released")
+    func rulesCompiledWhileReading() throws {
+        var loader = DefinitionLoader(today: CalendarDay("2026-12-01")!)
+        loader.parallelThreshold = 0
+        let file = try loader.readFile(ConfigSource(name: "big.yaml", bytes: Array(Self.largeFile(flags: 600).utf8)))
+        let definitions = file.documents.flatMap(\.definitions)
+        var compiled = 0
+        var leftForEvaluators = 0
+        for definition in definitions {
+            guard let handoff = definition.pendingTargeting else { continue }
+            let index = Int(definition.key.split(separator: "flag").last ?? "")
+            if index.map({ $0 % 6 == 2 }) == true {  // `$ref: staff`: compiled once the evaluators are known
+                #expect(handoff.compilation == nil, "\(definition.key)")
+                #expect(handoff.claim() != nil, "\(definition.key)")
+                leftForEvaluators += 1
+            } else {
+                #expect(handoff.compilation != nil, "\(definition.key)")
+                #expect(handoff.claim() == nil, "\(definition.key): its tree is still held")
+                compiled += 1
+            }
+        }
+        #expect(leftForEvaluators == 100)
+        #expect(compiled == 300)
+    }
+
     @Test("Files of every size around the threshold load the same on two threads as on one", arguments: [1, 40, 400])
     func smallAndLarge(flags: Int) {
         let text = Self.largeFile(flags: flags)

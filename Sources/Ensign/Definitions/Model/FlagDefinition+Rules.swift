@@ -8,7 +8,8 @@ extension FlagDefinition {
         /// The targeting rule as written, and where.
         let writtenTargeting: WrittenRule?
         let targetingPosition: CompactSourcePosition
-        let targetingNode: YAMLNode?
+        /// The rule's YAML until it is compiled, for the loader's compilers.
+        let pendingTargeting: TargetingHandoff?
         let compiledTargeting: TargetingRule?
         let targetingProblem: String?
         /// Why `defaultVariant` cannot be served (it names no variant), with its position.
@@ -27,21 +28,21 @@ extension FlagDefinition {
                 targetingNode == nil ? WrittenRule(compacting: $0.value) : .value($0.value)
             }
             self.targetingPosition = targeting.map(\.position) ?? targetingNode?.compactPosition ?? .none
-            self.targetingNode = targetingNode
+            self.pendingTargeting = targetingNode.map(TargetingHandoff.init)
             self.compiledTargeting = compiledTargeting
             self.targetingProblem = targetingProblem
             self.defaultVariantProblem = defaultVariantProblem
         }
 
-        /// The targeting rule as written, when there is one.
+        /// The targeting rule as written, once compiled (the loader compiles every rule before
+        /// it hands out a definition).
         var targeting: LocatedValue? {
-            if let writtenTargeting { return LocatedValue(writtenTargeting.value, at: targetingPosition) }
-            return targetingNode.map { LocatedValue(JSONValue($0), at: targetingPosition) }
+            writtenTargeting.map { LocatedValue($0.value, at: targetingPosition) }
         }
 
         /// Where the targeting rule is written, without reading the rule back.
         var targetingLocation: SourcePosition? {
-            writtenTargeting == nil && targetingNode == nil ? nil : targetingPosition.sourcePosition
+            writtenTargeting == nil && pendingTargeting == nil ? nil : targetingPosition.sourcePosition
         }
 
         /// Rules with these parts, or `nil` when there are none.

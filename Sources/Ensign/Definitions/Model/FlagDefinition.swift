@@ -60,9 +60,9 @@ public struct FlagDefinition: Sendable {
     public var swiftType: String? { storage.constraints?.swiftType }
     /// Where the key is declared.
     public var location: SourcePosition { storage.position.sourcePosition }
-    /// The YAML of the targeting rule, kept until the rule is compiled so problems can point
-    /// at exact positions; dropped afterwards so a loaded set does not hold YAML trees.
-    var targetingNode: YAMLNode? { storage.rules?.targetingNode }
+    /// The YAML of the targeting rule, handed to the compiler that compiles it (problems point
+    /// at exact positions in it); released once compiled, so a loaded set holds no YAML trees.
+    var pendingTargeting: TargetingHandoff? { storage.rules?.pendingTargeting }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it
     /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
     /// checked its possible results).

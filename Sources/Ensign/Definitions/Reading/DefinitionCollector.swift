@@ -8,8 +8,6 @@ struct DefinitionCollector {
     var diagnostics: [Diagnostic] = []
     /// The errors among ``diagnostics`` confined to one flag, which still loads.
     var flagErrors: [Diagnostic] = []
-    /// Rules compiled while the files were read, by the identity of their definition's storage.
-    var precompiled: [ObjectIdentifier: FlagTargetingCompiler.RuleCompilation] = [:]
     /// The keys collected so far: one hash per definition (a duplicate, rare, finds its first
     /// definition by a scan).
     private var collectedKeys = Set<ExactText>()

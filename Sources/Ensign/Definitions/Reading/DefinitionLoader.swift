@@ -43,7 +43,7 @@ package struct DefinitionLoader: Sendable {
     /// of the reader (`LibYAMLPrefetcher`) and targeting rules compile as they are read
     /// (``RuleCompilationPipeline``). Tests compare 0 and `.max`. (Rules left to compile once
     /// reading ends go to two threads when there are many, whatever the file's size: see
-    /// ``FlagTargetingCompiler/compileAll(_:precompiled:parallelFrom:)``.)
+    /// ``FlagTargetingCompiler/compileAll(_:parallelFrom:)``.)
     package var parallelThreshold = YAMLParser.defaultPrefetchThreshold
 
     /// The file extensions read from a directory.
@@ -164,8 +164,6 @@ package struct DefinitionLoader: Sendable {
     struct ReadFile {
         var name: String
         var documents: [DefinitionFileReader]
-        /// Rules compiled while the file was read (a large file's; see ``RuleCompilationPipeline``).
-        var precompiled: [ObjectIdentifier: FlagTargetingCompiler.RuleCompilation] = [:]
     }
 
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
@@ -201,7 +199,8 @@ package struct DefinitionLoader: Sendable {
             body throws(YAMLError) in
             try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
         }
-        return ReadFile(name: source.name, documents: documents, precompiled: pipeline?.finish() ?? [:])
+        pipeline?.finish()
+        return ReadFile(name: source.name, documents: documents)
     }
 
     /// Reads a parsed file, replaying its trees through the same reader as a file's events.
@@ -263,7 +262,6 @@ package struct DefinitionLoader: Sendable {
                         "the file is empty; a definitions file needs 'flags:' or 'preferences:'"))
             }
             for reader in file.documents { collector.add(reader) }
-            collector.precompiled.merge(file.precompiled) { first, _ in first }
         }
         return finish(collector, files: files.map(\.name))
     }
@@ -288,7 +286,7 @@ package struct DefinitionLoader: Sendable {
     private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = compiler.compileAll(collector.definitions, precompiled: collector.precompiled)
+        let definitions = compiler.compileAll(collector.definitions)
         compiler.checkEvaluators()
         let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(

@@ -27,13 +27,14 @@ struct FlagTargetingCompiler {
         self.options = options
     }
 
-    /// The definition with its compiled targeting, or with the reason it does not compile
-    /// (positions included, so a `PARSE_ERROR` read says where to look); unchanged when it
-    /// has no targeting.
-    mutating func compile(_ definition: FlagDefinition) -> FlagDefinition {
-        guard let targeting = definition.targeting, let node = definition.targetingNode,
-            targeting.value != .object([:])  // flagd reads `targeting: {}` as no targeting
-        else { return definition }
+    /// The definition with its targeting rule `node` compiled, or with the reason it does not
+    /// compile (positions included, so a `PARSE_ERROR` read says where to look).
+    mutating func compile(_ definition: FlagDefinition, rule node: YAMLNode) -> FlagDefinition {
+        let targeting = LocatedValue(JSONValue(node), at: node.compactPosition)
+        // flagd reads `targeting: {}` as no targeting.
+        if targeting.value == .object([:]) {
+            return definition.withCompiledTargeting(nil, problem: nil, written: targeting)
+        }
         let compilation = TargetingRule.compile(targeting.value, evaluators: evaluators, options: options)
         var reasons: [String] = []
         for problem in compilation.problems {

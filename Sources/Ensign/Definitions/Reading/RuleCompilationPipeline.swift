@@ -5,10 +5,12 @@ import EnsignYAML
 /// large set's rules are ready when reading ends instead of being compiled after it.
 ///
 /// Only rules without `$ref` are compiled early: they do not depend on the `$evaluators`, which
-/// may come later in a file or in another file. The rest, and any rule the pipeline has not
-/// finished, are compiled by ``FlagTargetingCompiler/compileAll(_:precompiled:parallelFrom:)``,
-/// which records every rule's problems in the definitions' order, so the result and the
-/// diagnostics are the same as compiling everything at the end.
+/// may come later in a file or in another file. Each rule is claimed from its definition's
+/// ``TargetingHandoff`` and its result left there, its tree released at once. The rest, and any
+/// rule the pipeline has not claimed, are compiled by
+/// ``FlagTargetingCompiler/compileAll(_:parallelFrom:)``, which records every rule's problems in
+/// the definitions' order, so the result and the diagnostics are the same as compiling
+/// everything at the end.
 final class RuleCompilationPipeline: Sendable {
     /// Rules handed to the second thread at a time.
     static let batchSize = 32
@@ -17,7 +19,6 @@ final class RuleCompilationPipeline: Sendable {
     private let queue = DispatchQueue(label: "ensign.rules")
     private let group = DispatchGroup()
     private let pending = LockedState<[FlagDefinition]>([])
-    private let compiled = LockedState<[ObjectIdentifier: FlagTargetingCompiler.RuleCompilation]>([:])
 
     /// A pipeline compiling with `options` (and no evaluators: it never compiles a `$ref`).
     init(options: TargetingOptions) {
@@ -26,7 +27,7 @@ final class RuleCompilationPipeline: Sendable {
 
     /// Queues `definition`'s rule, when it has one without `$ref`.
     func submit(_ definition: FlagDefinition) {
-        guard let node = definition.targetingNode, !node.containsMappingKey("$ref") else { return }
+        guard let handoff = definition.pendingTargeting, !handoff.usesEvaluator else { return }
         let batch = pending.withLock { pending -> [FlagDefinition]? in
             pending.append(definition)
             guard pending.count >= Self.batchSize else { return nil }
@@ -36,26 +37,22 @@ final class RuleCompilationPipeline: Sendable {
         if let batch { compile(batch) }
     }
 
-    /// Waits for every queued rule; returns them by the identity of their definition's storage.
-    func finish() -> [ObjectIdentifier: FlagTargetingCompiler.RuleCompilation] {
+    /// Waits until every queued rule is compiled, its result in its definition's handoff.
+    func finish() {
         let rest = pending.withLock { pending in
             defer { pending = [] }
             return pending
         }
         if !rest.isEmpty { compile(rest) }
         group.wait()
-        return compiled.withLock { $0 }
     }
 
     private func compile(_ batch: [FlagDefinition]) {
         let compiler = compiler
-        let compiled = compiled
         queue.async(group: group) {
-            let results = batch.map { compiler.compiledAlone($0) }
-            compiled.withLock { compiled in
-                for (definition, result) in zip(batch, results) {
-                    compiled[ObjectIdentifier(definition.storage)] = result
-                }
+            for definition in batch {
+                guard let handoff = definition.pendingTargeting, let node = handoff.claim() else { continue }
+                handoff.complete(compiler.compiledAlone(definition, rule: node))
             }
         }
     }
