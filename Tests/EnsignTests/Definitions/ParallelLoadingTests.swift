@@ -85,16 +85,15 @@ struct ParallelLoadingTests {
         let definitions = file.documents.flatMap(\.definitions)
         var compiled = 0
         var leftForEvaluators = 0
-        for definition in definitions {
-            guard let handoff = definition.pendingTargeting else { continue }
+        for definition in definitions where definition.hasTargeting {
             let index = Int(definition.key.split(separator: "flag").last ?? "")
             if index.map({ $0 % 6 == 2 }) == true {  // `$ref: staff`: compiled once the evaluators are known
-                #expect(handoff.compilation == nil, "\(definition.key)")
-                #expect(handoff.claim() != nil, "\(definition.key)")
+                #expect(definition.targetingCompilation == nil, "\(definition.key)")
+                #expect(definition.claimTargetingTree() != nil, "\(definition.key)")
                 leftForEvaluators += 1
             } else {
-                #expect(handoff.compilation != nil, "\(definition.key)")
-                #expect(handoff.claim() == nil, "\(definition.key): its tree is still held")
+                #expect(definition.targetingCompilation != nil, "\(definition.key)")
+                #expect(definition.claimTargetingTree() == nil, "\(definition.key): its tree is still held")
                 compiled += 1
             }
         }

@@ -5,58 +5,34 @@ extension FlagDefinition {
     final class Rules: Sendable {
         let variants: FlagVariants
         let defaultVariant: String?
-        /// The targeting rule as written, and where.
-        let writtenTargeting: WrittenRule?
+        /// Where the targeting rule is written.
         let targetingPosition: CompactSourcePosition
-        /// The rule's YAML until it is compiled, for the loader's compilers.
-        let pendingTargeting: TargetingHandoff?
-        let compiledTargeting: TargetingRule?
-        let targetingProblem: String?
+        /// Whether the flag has a targeting rule.
+        let hasTargeting: Bool
+        /// The targeting rule's YAML until it is compiled, then the compiled rule.
+        let targeting: TargetingHandoff
         /// Why `defaultVariant` cannot be served (it names no variant), with its position.
         let defaultVariantProblem: String?
 
         init(
-            variants: FlagVariants, defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
-            compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
+            variants: FlagVariants, defaultVariant: String?, targetingNode: YAMLNode?, defaultVariantProblem: String?
         ) {
             self.variants = variants
             self.defaultVariant = defaultVariant
-            // Until the rule is compiled the loader keeps its YAML, which the compiler reads
-            // (on whichever thread compiles it); afterwards only tools read the rule, rarely,
-            // and its JSON text is a tenth of the size of the tree of values.
-            self.writtenTargeting = targeting.map {
-                targetingNode == nil ? WrittenRule(compacting: $0.value) : .value($0.value)
-            }
-            self.targetingPosition = targeting.map(\.position) ?? targetingNode?.compactPosition ?? .none
-            self.pendingTargeting = targetingNode.map(TargetingHandoff.init)
-            self.compiledTargeting = compiledTargeting
-            self.targetingProblem = targetingProblem
+            self.targetingPosition = targetingNode?.compactPosition ?? .none
+            self.hasTargeting = targetingNode != nil
+            self.targeting = TargetingHandoff(targetingNode)
             self.defaultVariantProblem = defaultVariantProblem
-        }
-
-        /// The targeting rule as written, once compiled (the loader compiles every rule before
-        /// it hands out a definition).
-        var targeting: LocatedValue? {
-            writtenTargeting.map { LocatedValue($0.value, at: targetingPosition) }
-        }
-
-        /// Where the targeting rule is written, without reading the rule back.
-        var targetingLocation: SourcePosition? {
-            writtenTargeting == nil && pendingTargeting == nil ? nil : targetingPosition.sourcePosition
         }
 
         /// Rules with these parts, or `nil` when there are none.
         static func unlessEmpty(
-            variants: FlagVariants, defaultVariant: String?, targeting: LocatedValue?, targetingNode: YAMLNode?,
-            compiledTargeting: TargetingRule?, targetingProblem: String?, defaultVariantProblem: String?
+            variants: FlagVariants, defaultVariant: String?, targetingNode: YAMLNode?, defaultVariantProblem: String?
         ) -> Rules? {
-            guard
-                !variants.isEmpty || defaultVariant != nil || targeting != nil || targetingNode != nil
-                    || compiledTargeting != nil || targetingProblem != nil || defaultVariantProblem != nil
+            guard !variants.isEmpty || defaultVariant != nil || targetingNode != nil || defaultVariantProblem != nil
             else { return nil }
             return Rules(
-                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
-                compiledTargeting: compiledTargeting, targetingProblem: targetingProblem,
+                variants: variants, defaultVariant: defaultVariant, targetingNode: targetingNode,
                 defaultVariantProblem: defaultVariantProblem)
         }
     }

@@ -36,9 +36,15 @@ public struct FlagDefinition: Sendable {
     ///
     /// Once compiled, the rule is kept as its JSON text and read back here on each call: use
     /// ``targetingLocation`` for its position alone.
-    package var targeting: LocatedValue? { storage.rules?.targeting }
+    package var targeting: LocatedValue? {
+        guard let rules = storage.rules, let written = rules.targeting.compiled?.written else { return nil }
+        return LocatedValue(written.value, at: rules.targetingPosition.sourcePosition)
+    }
     /// Where the targeting rule is written, when there is one.
-    package var targetingLocation: SourcePosition? { storage.rules?.targetingLocation }
+    package var targetingLocation: SourcePosition? {
+        guard let rules = storage.rules, rules.hasTargeting else { return nil }
+        return rules.targetingPosition.sourcePosition
+    }
     /// Values given inline under `environments:`, by environment name.
     package var environmentValues: EnvironmentValues { storage.environmentValues }
     /// Allowed values, from `enum:`.
@@ -60,15 +66,12 @@ public struct FlagDefinition: Sendable {
     public var swiftType: String? { storage.constraints?.swiftType }
     /// Where the key is declared.
     public var location: SourcePosition { storage.position.sourcePosition }
-    /// The YAML of the targeting rule, handed to the compiler that compiles it (problems point
-    /// at exact positions in it); released once compiled, so a loaded set holds no YAML trees.
-    var pendingTargeting: TargetingHandoff? { storage.rules?.pendingTargeting }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it
     /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
     /// checked its possible results).
-    package var compiledTargeting: TargetingRule? { storage.rules?.compiledTargeting }
+    package var compiledTargeting: TargetingRule? { storage.rules?.targeting.compiled?.rule }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
-    public var targetingProblem: String? { storage.rules?.targetingProblem }
+    public var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
     /// Why the flag cannot be served as its file configures it — a `defaultVariant` that names
     /// no variant, or a targeting rule that does not compile — as the message its evaluations
     /// carry; such a flag resolves with `PARSE_ERROR` (overrides still apply), and `ensign
@@ -124,14 +127,6 @@ public struct FlagDefinition: Sendable {
             self.rules = rules
         }
 
-        /// A copy with other rules.
-        func replacingRules(_ rules: Rules?) -> Storage {
-            Storage(
-                key: key, kind: kind, type: type,
-                defaultValue: defaultValue.map { LocatedValue($0, at: defaultPosition.sourcePosition) },
-                isEnabled: isEnabled, environmentValues: environmentValues, constraints: constraints, summary: summary,
-                owner: owner, metadata: metadata, position: position, rules: rules)
-        }
     }
 
     /// The fields few flags give, out of line.
@@ -166,7 +161,7 @@ public struct FlagDefinition: Sendable {
 
     init(
         key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, variants: FlagVariants,
-        defaultVariant: String?, isEnabled: Bool, targeting: LocatedValue?, targetingNode: YAMLNode?,
+        defaultVariant: String?, isEnabled: Bool, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
         position: CompactSourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil
@@ -179,21 +174,25 @@ public struct FlagDefinition: Sendable {
             ),
             summary: summary, owner: owner, metadata: metadata, position: position,
             rules: Rules.unlessEmpty(
-                variants: variants, defaultVariant: defaultVariant, targeting: targeting, targetingNode: targetingNode,
-                compiledTargeting: nil, targetingProblem: nil, defaultVariantProblem: defaultVariantProblem))
+                variants: variants, defaultVariant: defaultVariant, targetingNode: targetingNode,
+                defaultVariantProblem: defaultVariantProblem))
     }
 
-    /// The same definition with its targeting compiled (or its problem recorded), and the
-    /// targeting YAML released; `written` is the rule as written, as a value.
-    func withCompiledTargeting(_ rule: TargetingRule?, problem: String?, written: LocatedValue?) -> FlagDefinition {
-        var copy = self
-        copy.storage = storage.replacingRules(
-            Rules.unlessEmpty(
-                variants: variants, defaultVariant: defaultVariant, targeting: written, targetingNode: nil,
-                compiledTargeting: rule?.withoutFindings, targetingProblem: problem,
-                defaultVariantProblem: storage.rules?.defaultVariantProblem))
-        return copy
-    }
+    /// The targeting rule's YAML, for the one compiler that compiles it (problems point at
+    /// exact positions in it); `nil` once claimed, or without a rule. See ``TargetingHandoff``.
+    func claimTargetingTree() -> YAMLNode? { storage.rules?.targeting.claim() }
+
+    /// Records what compiling the targeting rule gave; only the first record stands.
+    func publishTargeting(_ compiled: CompiledTargeting) { storage.rules?.targeting.publish(compiled) }
+
+    /// What compiling the targeting rule gave, once it has been compiled.
+    var targetingCompilation: CompiledTargeting? { storage.rules?.targeting.compiled }
+
+    /// Whether the flag has a targeting rule, compiled or not.
+    var hasTargeting: Bool { storage.rules?.hasTargeting ?? false }
+
+    /// Whether the targeting rule refers to a shared evaluator (`$ref`).
+    var targetingUsesEvaluator: Bool { storage.rules?.targeting.usesEvaluator ?? false }
 }
 
 extension FlagDefinition {
@@ -201,7 +200,7 @@ extension FlagDefinition {
     init(inMemoryKey key: String, type: FlagType, default value: JSONValue) {
         self.init(
             key: key, kind: .flag, type: type, defaultValue: LocatedValue(value, at: .unknown("<values>")),
-            variants: [:], defaultVariant: nil, isEnabled: true, targeting: nil, targetingNode: nil,
+            variants: [:], defaultVariant: nil, isEnabled: true, targetingNode: nil,
             environmentValues: [:], allowedValues: nil, minimum: nil, maximum: nil, summary: nil, owner: nil,
             expires: nil, metadata: [:], position: CompactSourcePosition(.unknown("<values>")))
     }

@@ -84,7 +84,7 @@ struct DefinitionEntryReader {
         return FlagDefinition(
             key: key, kind: kind, type: type, defaultValue: defaultValue, variants: checkedVariants,
             defaultVariant: defaultVariant, isEnabled: readState(),
-            targeting: nil, targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
+            targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText(.description),
             owner: readText(.owner), expires: readExpiry(), metadata: metadata, position: keyPosition,
             swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)

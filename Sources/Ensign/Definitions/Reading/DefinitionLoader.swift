@@ -286,7 +286,8 @@ package struct DefinitionLoader: Sendable {
     private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        let definitions = compiler.compileAll(collector.definitions)
+        compiler.compileAll(collector.definitions)
+        let definitions = collector.definitions
         compiler.checkEvaluators()
         let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(

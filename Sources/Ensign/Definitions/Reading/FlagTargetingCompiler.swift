@@ -27,15 +27,20 @@ struct FlagTargetingCompiler {
         self.options = options
     }
 
-    /// The definition with its targeting rule `node` compiled, or with the reason it does not
-    /// compile (positions included, so a `PARSE_ERROR` read says where to look).
-    mutating func compile(_ definition: FlagDefinition, rule node: YAMLNode) -> FlagDefinition {
-        let targeting = LocatedValue(JSONValue(node), at: node.compactPosition)
-        // flagd reads `targeting: {}` as no targeting.
-        if targeting.value == .object([:]) {
-            return definition.withCompiledTargeting(nil, problem: nil, written: targeting)
+    /// `definition`'s targeting rule `node` compiled, or the reason it does not compile
+    /// (positions included, so a `PARSE_ERROR` read says where to look); the problems are
+    /// reported here and kept in the result too.
+    mutating func compile(_ definition: FlagDefinition, rule node: YAMLNode) -> CompiledTargeting {
+        let (warningCount, errorCount) = (warnings.count, errors.count)
+        let targeting = JSONValue(node)
+        func compiled(_ rule: TargetingRule?, problem: String?) -> CompiledTargeting {
+            CompiledTargeting(
+                rule: rule, problem: problem, written: targeting, warnings: Array(warnings[warningCount...]),
+                errors: Array(errors[errorCount...]))
         }
-        let compilation = TargetingRule.compile(targeting.value, evaluators: evaluators, options: options)
+        // flagd reads `targeting: {}` as no targeting.
+        if targeting == .object([:]) { return compiled(nil, problem: nil) }
+        let compilation = TargetingRule.compile(targeting, evaluators: evaluators, options: options)
         var reasons: [String] = []
         for problem in compilation.problems {
             // A problem inside a shared evaluator is the evaluator's, whichever flag reached it.
@@ -56,11 +61,9 @@ struct FlagTargetingCompiler {
                 reasons.append("\(location): \(evaluator)\(problem.message)")
             }
         }
-        guard let rule = compilation.rule else {
-            return definition.withCompiledTargeting(nil, problem: reasons.joined(separator: "; "), written: targeting)
-        }
+        guard let rule = compilation.rule else { return compiled(nil, problem: reasons.joined(separator: "; ")) }
         checkResults(of: rule, definition: definition, ruleNode: node)
-        return definition.withCompiledTargeting(rule, problem: nil, written: targeting)
+        return compiled(rule, problem: nil)
     }
 
     /// This compiler's evaluators and options, with nothing reported yet.

@@ -27,7 +27,7 @@ final class RuleCompilationPipeline: Sendable {
 
     /// Queues `definition`'s rule, when it has one without `$ref`.
     func submit(_ definition: FlagDefinition) {
-        guard let handoff = definition.pendingTargeting, !handoff.usesEvaluator else { return }
+        guard definition.hasTargeting, !definition.targetingUsesEvaluator else { return }
         let batch = pending.withLock { pending -> [FlagDefinition]? in
             pending.append(definition)
             guard pending.count >= Self.batchSize else { return nil }
@@ -37,7 +37,7 @@ final class RuleCompilationPipeline: Sendable {
         if let batch { compile(batch) }
     }
 
-    /// Waits until every queued rule is compiled, its result in its definition's handoff.
+    /// Waits until every queued rule is compiled, its result in its definition.
     func finish() {
         let rest = pending.withLock { pending in
             defer { pending = [] }
@@ -51,8 +51,8 @@ final class RuleCompilationPipeline: Sendable {
         let compiler = compiler
         queue.async(group: group) {
             for definition in batch {
-                guard let handoff = definition.pendingTargeting, let node = handoff.claim() else { continue }
-                handoff.complete(compiler.compiledAlone(definition, rule: node))
+                guard let node = definition.claimTargetingTree() else { continue }
+                compiler.compileAlone(definition, rule: node)
             }
         }
     }
