@@ -9,7 +9,6 @@ final class KeyLayout: Sendable {
     let identifier: UInt64
     let definitions: DefinitionSet
     let names: [String]
-    let slotByName: [ExactText: Int]
     let definitionBySlot: [FlagDefinition]
     /// The keys with a targeting rule, sorted: the values that depend on the evaluation context.
     let targetedKeys: [String]
@@ -23,7 +22,6 @@ final class KeyLayout: Sendable {
         self.definitions = definitions
         // A key's slot is its index in the sorted keys: the set's own arrays serve as the layout.
         names = definitions.keys
-        slotByName = definitions.indexByKey
         definitionBySlot = definitions.orderedDefinitions
         isTargetedSlot = definitionBySlot.map { $0.compiledTargeting != nil }
         targetedKeys = zip(names, isTargetedSlot).filter(\.1).map(\.0)
@@ -34,7 +32,7 @@ final class KeyLayout: Sendable {
 
     var count: Int { names.count }
 
-    func slot(for name: String) -> Int? { slotByName[ExactText(name)] }
+    func slot(for name: String) -> Int? { definitions.index(ofKey: name) }
 
     /// Whether the key `name` has a targeting rule.
     func isTargeted(_ name: String) -> Bool { slot(for: name).map { isTargetedSlot[$0] } ?? false }

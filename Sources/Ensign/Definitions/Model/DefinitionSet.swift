@@ -22,7 +22,7 @@ public struct DefinitionSet: Sendable {
     /// Each key's index in ``keys``: also the key's slot in every snapshot, so a context's
     /// layout shares these arrays instead of building its own. Keys are matched by their
     /// Unicode scalars, as flagd matches them (see `ExactText`).
-    let indexByKey: [ExactText: Int]
+    private let indexTable: KeySlotTable
 
     /// Creates a set; when two definitions have the same key, the first is kept.
     package init(definitions: [FlagDefinition], evaluators: [String: LocatedValue] = [:], files: [String] = []) {
@@ -40,10 +40,7 @@ public struct DefinitionSet: Sendable {
         let order = Self.sortedOrder(of: definitionKeys)
         keys = order.map { definitionKeys[$0] }
         orderedDefinitions = order.map { definitions[$0] }
-        var indexByKey: [ExactText: Int] = [:]
-        indexByKey.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() { indexByKey[ExactText(key)] = index }
-        self.indexByKey = indexByKey
+        indexTable = KeySlotTable(keys: keys)
         self.evaluators = evaluators
         self.files = files
     }
@@ -53,8 +50,11 @@ public struct DefinitionSet: Sendable {
 
     /// The definition for a full key, matched by its Unicode scalars.
     public subscript(key: String) -> FlagDefinition? {
-        indexByKey[ExactText(key)].map { orderedDefinitions[$0] }
+        index(ofKey: key).map { orderedDefinitions[$0] }
     }
+
+    /// The index of a full key in ``keys``, matched by its Unicode scalars.
+    func index(ofKey key: String) -> Int? { indexTable.index(of: key, in: keys) }
 
     /// The definitions by full key. Built on each call (O(n)): use the subscript to look one up.
     /// Keys that differ only by Unicode normalisation are one `String` key here (the first in
