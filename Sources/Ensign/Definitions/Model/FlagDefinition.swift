@@ -88,17 +88,15 @@ public struct FlagDefinition: Sendable {
     /// A definition's fields, laid out for a set of thousands: positions as 12-byte
     /// ``CompactSourcePosition``s (the parser's lines and columns always fit), and the fields
     /// most flags leave out (constraints, `expires`, `swiftType`; variants and targeting) in
-    /// boxes of their own, about 150 bytes in all where the plain fields took 290.
+    /// boxes of their own, 136 bytes in all where the plain fields took 290.
+    ///
+    /// The fields are declared widest first, so that no padding falls between them, and the
+    /// default's position shares the key's file number: 136 bytes fit the allocator's 144-byte
+    /// blocks, where 144 took 160 (16 bytes a flag, 160 KB for 10,000).
     final class Storage: Sendable {
         let key: String
         let summary: String?
         let owner: String?
-        let defaultValue: JSONValue?
-        let kind: Kind
-        let type: FlagType
-        let isEnabled: Bool
-        let defaultPosition: CompactSourcePosition
-        let position: CompactSourcePosition
         let environmentValues: EnvironmentValues
         let metadata: [String: JSONValue]
         /// `enum:`, `minimum:`, `maximum:`, `expires:` and `swiftType:`, when any is given.
@@ -106,6 +104,19 @@ public struct FlagDefinition: Sendable {
         /// Variants and targeting, boxed: most flags have neither, and inline they would cost
         /// about 200 bytes per flag.
         let rules: Rules?
+        let defaultValue: JSONValue?
+        let kind: Kind
+        let type: FlagType
+        let isEnabled: Bool
+        let position: CompactSourcePosition
+        /// The default's line and column, in the key's file (a definition is in one file).
+        private let defaultLine: UInt32
+        private let defaultColumn: UInt32
+
+        /// Where the default is written; meaningful when there is a default.
+        var defaultPosition: CompactSourcePosition {
+            CompactSourcePosition(file: position.file, line: Int(defaultLine), column: Int(defaultColumn))
+        }
 
         init(
             key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, isEnabled: Bool,
@@ -116,7 +127,9 @@ public struct FlagDefinition: Sendable {
             self.kind = kind
             self.type = type
             self.defaultValue = defaultValue?.value
-            self.defaultPosition = defaultValue.map(\.position) ?? .none
+            let defaultPosition = defaultValue?.position ?? position
+            assert(defaultPosition.file == position.file, "a definition's default is in another file than its key")
+            (defaultLine, defaultColumn) = (defaultPosition.line, defaultPosition.column)
             self.isEnabled = isEnabled
             self.environmentValues = environmentValues
             self.constraints = constraints
