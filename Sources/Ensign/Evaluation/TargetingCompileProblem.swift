@@ -117,3 +117,15 @@ package struct TargetingCompilation: Sendable {
     /// Every error and warning, in the order they appear in the rule.
     package let problems: [TargetingCompileProblem]
 }
+
+extension [TargetingPathComponent] {
+    /// This path followed by `component`, in one allocation (`path + [component]` makes two,
+    /// and the compiler extends a path at every node of a rule).
+    func appending(_ component: TargetingPathComponent) -> [TargetingPathComponent] {
+        var path: [TargetingPathComponent] = []
+        path.reserveCapacity(count + 1)
+        path.append(contentsOf: self)
+        path.append(component)
+        return path
+    }
+}

@@ -28,12 +28,23 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            let keys = sortingMembers ? members.keys.sorted() : Array(members.keys)
-            for (index, key) in keys.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+            func appendMember(_ key: String, _ value: JSONValue, first: Bool) {
+                if !first { output.append(UInt8(ascii: ",")) }
                 Self.appendQuoted(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                members[key]!.appendJSON(to: &output, sortingMembers: sortingMembers)
+                value.appendJSON(to: &output, sortingMembers: sortingMembers)
+            }
+            if sortingMembers {
+                for (index, key) in members.keys.sorted().enumerated() {
+                    appendMember(key, members[key]!, first: index == 0)
+                }
+            } else {
+                // Storage order: no array of keys, and no lookup for each member.
+                var first = true
+                for (key, value) in members {
+                    appendMember(key, value, first: first)
+                    first = false
+                }
             }
             output.append(UInt8(ascii: "}"))
         }

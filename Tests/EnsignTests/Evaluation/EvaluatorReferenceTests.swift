@@ -90,5 +90,15 @@ extension EvaluationTests {
             #expect(rule.possibleStringResults.allSatisfy { $0.evaluatorName == "pick" })
             #expect(rule.possibleStringResults.first?.path == ["if", 1])
         }
+
+        @Test("An evaluator referenced many times lists its results once, in order", arguments: [2, 9])
+        func repeatedReferences(count: Int) throws {
+            // Two results a reference: 4 results go through the small path, 18 through the set.
+            let references = Array(repeating: #"{"$ref": "pick"}"#, count: count).joined(separator: ", ")
+            let rule = try EvaluationTests.rule(
+                #"{"or": [\#(references)]}"#, evaluators: ["pick": #"{"if": [{"var": "vip"}, "gold", "silver"]}"#])
+            #expect(rule.possibleStringResults.map(\.value) == ["gold", "silver"])
+            #expect(rule.possibleStringResults.map(\.path) == [["if", 1], ["if", 2]])
+        }
     }
 }

@@ -118,14 +118,14 @@ extension TargetingCompiler {
         }
         if items.count > 2 {
             report(
-                .warning, at: bucket.path + [.index(2)],
+                .warning, at: bucket.path.appending(.index(2)),
                 "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
         }
-        let parts = items.indices.map { compile(items[$0], at: bucket.path + [.index($0)]) }
+        let parts = items.indices.map { compile(items[$0], at: bucket.path.appending(.index($0))) }
         switch parts[0].expression.literalValue {
         case .array?, .object?:
             report(
-                .warning, at: bucket.path + [.index(0)],
+                .warning, at: bucket.path.appending(.index(0)),
                 "a 'fractional' variant must be a string, boolean, number or null; 'fractional' always evaluates to null"
             )
         default:
@@ -133,7 +133,7 @@ extension TargetingCompiler {
         }
         var literalWeight: UInt64? = 1
         if parts.count > 1 {
-            let weightPath = bucket.path + [.index(1)]
+            let weightPath = bucket.path.appending(.index(1))
             if let literal = parts[1].expression.literalValue {
                 literalWeight = checkWeight(literal, at: weightPath)
             } else {

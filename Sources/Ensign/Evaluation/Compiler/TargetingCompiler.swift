@@ -66,14 +66,14 @@ struct TargetingCompiler {
         switch value {
         case .array(let elements):
             var parts: [Compiled] = []
-            for (index, element) in elements.enumerated() { parts.append(compile(element, at: path + [.index(index)])) }
+            for (index, element) in elements.enumerated() { parts.append(compile(element, at: path.appending(.index(index)))) }
             let literals = parts.compactMap(\.expression.literalValue)
             let expression: Expression =
                 literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
             return .computed(expression, mayReturnStrings: false)
         case .object(let members) where members.count == 1:
             let (name, argument) = members.first!
-            return compileOperator(name, argument, at: path + [.key(name)])
+            return compileOperator(name, argument, at: path.appending(.key(name)))
         default:
             return literal(value, at: path)
         }
@@ -99,7 +99,7 @@ struct TargetingCompiler {
     /// array, or the value itself (JsonLogic's shorthand `{"var": "x"}` for `{"var": ["x"]}`).
     static func arguments(of argument: JSONValue, at path: Path) -> [Argument] {
         guard case .array(let elements) = argument else { return [Argument(value: argument, path: path)] }
-        return elements.enumerated().map { Argument(value: $1, path: path + [.index($0)]) }
+        return elements.enumerated().map { Argument(value: $1, path: path.appending(.index($0))) }
     }
 
     /// Reports an argument count outside `allowed`; returns whether the count is allowed.
