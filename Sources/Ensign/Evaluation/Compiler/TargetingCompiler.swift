@@ -66,7 +66,9 @@ struct TargetingCompiler {
         switch value {
         case .array(let elements):
             var parts: [Compiled] = []
-            for (index, element) in elements.enumerated() { parts.append(compile(element, at: path.appending(.index(index)))) }
+            for (index, element) in elements.enumerated() {
+                parts.append(compile(element, at: path.appending(.index(index))))
+            }
             let literals = parts.compactMap(\.expression.literalValue)
             let expression: Expression =
                 literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
