@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import Ensign
@@ -25,6 +26,23 @@ extension EvaluationTests {
             ])
         func notANumber(_ text: String) {
             #expect(GoNumberText.parseFloat(text) == nil)
+        }
+
+        @Test("A var path component's array index skips parsing only text Go cannot read as a number")
+        func arrayIndexShortcut() {
+            var generator = SplitMix64(seed: 16)
+            let alphabet = Array("019+-._xXpPeEiInNfFaAtyc é")
+            var components = [
+                "country", "1", "-2", "+3", ".5", "inf", "-Inf", "nan", "NaN", "Infinity", "0x1p2", "1_0",
+            ]
+            for _ in 0..<3_000 {
+                let length = Int.random(in: 0...6, using: &generator)
+                components.append(String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+            }
+            for component in components {
+                let parsed = GoJsonLogic.integer(GoNumberText.parseFloat(component) ?? 0)
+                #expect(VariablePath.Component.goArrayIndex(Substring(component)) == parsed, "\(component)")
+            }
         }
 
         @Test("nan reads as NaN")

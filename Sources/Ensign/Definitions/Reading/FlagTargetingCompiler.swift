@@ -91,15 +91,14 @@ struct FlagTargetingCompiler {
         for result in rule.possibleStringResults {
             let problem: String?
             if !definition.variants.isEmpty {
-                let names = definition.variants.names.sorted()
                 // flagd names the variant by the result's JSON text without quotes, escapes included.
                 let name = TargetingRule.variantName(for: .string(result.value)) ?? result.value
+                if definition.variants[name] != nil { continue }
+                let names = definition.variants.names.sorted()  // only for the message: a rule has many results
                 let escaped = name.isExactly(result.value) ? "" : " (which flagd reads as '\(name)')"
                 problem =
-                    definition.variants[name] == nil
-                    ? "can return '\(result.value)'\(escaped), which is not one of its variants (\(names.joined(separator: ", ")))"
-                        + Suggestions.didYouMean(result.value, among: names)
-                    : nil
+                    "can return '\(result.value)'\(escaped), which is not one of its variants (\(names.joined(separator: ", ")))"
+                    + Suggestions.didYouMean(result.value, among: names)
             } else if case .failure(let valueProblem) = definition.rules.check(.string(result.value)) {
                 problem = "can return \(valueProblem)"
             } else {
