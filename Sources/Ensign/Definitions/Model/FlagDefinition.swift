@@ -69,7 +69,7 @@ public struct FlagDefinition: Sendable {
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it
     /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
     /// checked its possible results).
-    package var compiledTargeting: TargetingRule? { storage.rules?.targeting.compiled?.rule }
+    package var compiledTargeting: TargetingRule? { storage.rules?.targeting.compiledRule }
     /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
     public var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
     /// Why the flag cannot be served as its file configures it — a `defaultVariant` that names

@@ -61,6 +61,13 @@ struct TargetingHandoff: ~Copyable, Sendable {
         }
     }
 
+    /// The compiled rule, once there is one: read on every evaluation of a targeted flag, so
+    /// it borrows the result (the handoff holds it as long as itself) instead of retaining it.
+    var compiledRule: TargetingRule? {
+        guard let pointer = UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)) else { return nil }
+        return Unmanaged<CompiledTargeting>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.rule }
+    }
+
     /// What a compiler made of the rule, once one has.
     var compiled: CompiledTargeting? {
         guard let pointer = UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)) else { return nil }
