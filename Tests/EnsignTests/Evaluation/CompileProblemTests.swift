@@ -176,6 +176,19 @@ extension EvaluationTests {
             #expect(problems.first?.path.count == TargetingCompiler.maximumDepth)
         }
 
+        @Test("Plain values in an array at the depth limit are past it, as any value there is")
+        func arrayAtTheLimit() {
+            func nested(_ levels: Int) -> JSONValue {
+                var value: JSONValue = [1, "a"]
+                for _ in 1..<levels { value = [value] }
+                return value
+            }
+            #expect(TargetingRule.compile(nested(TargetingCompiler.maximumDepth - 1)).problems.isEmpty)
+            let problems = TargetingRule.compile(nested(TargetingCompiler.maximumDepth)).problems
+            #expect(problems.count == 2)
+            #expect(problems.allSatisfy { $0.path.count == TargetingCompiler.maximumDepth })
+        }
+
         @Test("Objects with other than one key are data, not operations")
         func objectLiterals() throws {
             let rule = try EvaluationTests.rule(#"{"if": [true, {"color": "red", "size": 2}, {}]}"#)

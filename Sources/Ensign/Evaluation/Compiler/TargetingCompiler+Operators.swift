@@ -147,7 +147,8 @@ extension TargetingCompiler {
     private mutating func checkArguments(
         of operation: Operator, named name: String, _ count: Int, at path: Path
     ) -> Bool {
-        let given = "\(count) \(count == 1 ? "was" : "were") given"
+        // Computed only for a message: this runs for every operation of every rule.
+        var given: String { "\(count) \(count == 1 ? "was" : "were") given" }
         func warn(_ message: String) { report(.warning, at: path, message) }
         func fail(_ message: String) -> Bool {
             warn(message + Self.failureConsequence)

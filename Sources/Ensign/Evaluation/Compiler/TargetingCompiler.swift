@@ -66,8 +66,18 @@ struct TargetingCompiler {
         switch value {
         case .array(let elements):
             var parts: [Compiled] = []
+            parts.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                parts.append(compile(element, at: path.appending(.index(index))))
+                switch element {
+                case .array, .object:
+                    parts.append(compile(element, at: path.appending(.index(index))))
+                case _ where depth >= Self.maximumDepth:
+                    parts.append(compile(element, at: path.appending(.index(index))))  // reports the depth
+                default:
+                    // A plain value in an array is its own literal, and an array's possible results
+                    // are not listed: no path to build for it.
+                    parts.append(.computed(.literal(element), mayReturnStrings: false))
+                }
             }
             let literals = parts.compactMap(\.expression.literalValue)
             let expression: Expression =
