@@ -24,21 +24,7 @@ struct VariablePath: Sendable {
         /// `tags.length` is `tags[0]`, not the length, and so is `tags.x`; `tags.01` is
         /// `tags[1]`. Reconsider here if a later flagd reads paths differently.
         static func goArrayIndex(_ component: Substring) -> Int {
-            // Only a sign, a digit, a point, or the `i` of inf and `n` of nan begin a number Go
-            // reads: an attribute name such as `country` is 0 without parsing (a tenth of
-            // compiling a small rule went to parsing names as floats).
-            guard let first = component.utf8.first, Self.mayBeginNumber(first) else { return 0 }
-            return GoJsonLogic.integer(GoNumberText.parseFloat(String(component)) ?? 0)
-        }
-
-        private static func mayBeginNumber(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "n"), UInt8(ascii: "N"):
-                return true
-            default:
-                return false
-            }
+            GoJsonLogic.integer(GoNumberText.parseFloat(String(component)) ?? 0)
         }
     }
 

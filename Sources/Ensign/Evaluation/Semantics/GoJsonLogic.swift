@@ -78,11 +78,30 @@ enum GoNumberText {
     /// white space. Out-of-range values are ±infinity (or zero), as Go returns them; text that
     /// is not a number is `nil`.
     static func parseFloat(_ text: String) -> Double? {
+        // Only a sign, a digit, a point, or the `i` of inf and `n` of nan begin a number Go reads:
+        // ordinary words (attribute names in `var` paths, a tenth of compiling a small rule)
+        // are refused without copying their bytes.
+        guard let first = text.utf8.first, mayBeginNumber(first) else { return nil }
+        return parseFloatFully(text)
+    }
+
+    /// ``parseFloat(_:)`` without its first-byte shortcut (tests check the two agree).
+    static func parseFloatFully(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         if let special = special(bytes) { return special }
         guard isFloatLiteral(bytes) else { return nil }
         let digits = bytes.filter { $0 != UInt8(ascii: "_") }
         return Double(String(decoding: digits, as: UTF8.self))
+    }
+
+    private static func mayBeginNumber(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "n"), UInt8(ascii: "N"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// `inf`, `infinity` (signed or not) and `nan`, in any case, as the whole text.
