@@ -12,14 +12,19 @@ struct TargetingHandoffTests {
         try #require(try YAMLParser().documents(from: Array(text.utf8), file: "rule.yaml").first)
     }
 
+    /// A string flag with the targeting rule `node`, not compiled yet.
+    static func flag(_ key: String, targeting node: YAMLNode) -> FlagDefinition {
+        FlagDefinition(
+            key: key, kind: .flag, type: .string, defaultValue: nil, variants: [:], defaultVariant: nil,
+            isEnabled: true, targetingNode: node, environmentValues: [:], allowedValues: nil, minimum: nil,
+            maximum: nil, summary: nil, owner: nil, expires: nil, metadata: [:], position: .none)
+    }
+
     @Test("Of four threads racing to claim a rule, exactly one gets it, in every round")
     func oneClaimant() throws {
         let node = try Self.rule("{ if: [{ var: beta }, \"on\", \"off\"] }")
         for _ in 0..<500 {
-            let definition = FlagDefinition(
-                key: "race", kind: .flag, type: .string, defaultValue: nil, variants: [:], defaultVariant: nil,
-                isEnabled: true, targetingNode: node, environmentValues: [:], allowedValues: nil, minimum: nil,
-                maximum: nil, summary: nil, owner: nil, expires: nil, metadata: [:], position: .none)
+            let definition = Self.flag("race", targeting: node)
             let claims = LockedState(0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 if let claimed = definition.claimTargetingTree() {
@@ -35,10 +40,7 @@ struct TargetingHandoffTests {
     @Test("The first published result stands, and the definition reads it")
     func firstResultStands() throws {
         let node = try Self.rule("{ if: [{ var: beta }, \"on\", \"off\"] }")
-        let definition = FlagDefinition(
-            key: "once", kind: .flag, type: .string, defaultValue: nil, variants: [:], defaultVariant: nil,
-            isEnabled: true, targetingNode: node, environmentValues: [:], allowedValues: nil, minimum: nil,
-            maximum: nil, summary: nil, owner: nil, expires: nil, metadata: [:], position: .none)
+        let definition = Self.flag("once", targeting: node)
         #expect(definition.hasTargeting)
         #expect(definition.targetingCompilation == nil)
         #expect(definition.targeting == nil, "nothing is read back before the rule is compiled")

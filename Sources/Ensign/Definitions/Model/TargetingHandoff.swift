@@ -40,9 +40,7 @@ struct TargetingHandoff: ~Copyable, Sendable {
 
     deinit {
         _ = claim()
-        if let pointer = UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)) {
-            Unmanaged<CompiledTargeting>.fromOpaque(pointer).release()
-        }
+        published?.release()
     }
 
     /// The rule's YAML, for the one caller that compiles it; `nil` once claimed (or without a rule).
@@ -61,19 +59,18 @@ struct TargetingHandoff: ~Copyable, Sendable {
         }
     }
 
-    /// The compiled rule, once there is one: read on every evaluation of a targeted flag, so
-    /// it borrows the result (the handoff holds it as long as itself) instead of retaining it.
-    var compiledRule: TargetingRule? {
-        guard let pointer = UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)) else { return nil }
-        return Unmanaged<CompiledTargeting>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.rule }
+    /// The published result, whose one reference the handoff holds until it is destroyed with
+    /// its definition.
+    private var published: Unmanaged<CompiledTargeting>? {
+        UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)).map { Unmanaged.fromOpaque($0) }
     }
 
+    /// The compiled rule, once there is one: read on every evaluation of a targeted flag, so
+    /// it borrows the result instead of retaining it.
+    var compiledRule: TargetingRule? { published?._withUnsafeGuaranteedRef { $0.rule } }
+
     /// What a compiler made of the rule, once one has.
-    var compiled: CompiledTargeting? {
-        guard let pointer = UnsafeRawPointer(bitPattern: resultAddress.load(ordering: .acquiring)) else { return nil }
-        // The handoff holds its reference until it is destroyed, with its definition.
-        return Unmanaged<CompiledTargeting>.fromOpaque(pointer).takeUnretainedValue()
-    }
+    var compiled: CompiledTargeting? { published?.takeUnretainedValue() }
 }
 
 /// A targeting rule as its compiler left it: the rule, or why it does not compile, and the

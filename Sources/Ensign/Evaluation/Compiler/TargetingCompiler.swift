@@ -68,15 +68,13 @@ struct TargetingCompiler {
             var parts: [Compiled] = []
             parts.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                switch element {
-                case .array, .object:
-                    parts.append(compile(element, at: path.appending(.index(index))))
-                case _ where depth >= Self.maximumDepth:
-                    parts.append(compile(element, at: path.appending(.index(index))))  // reports the depth
-                default:
-                    // A plain value in an array is its own literal, and an array's possible results
-                    // are not listed: no path to build for it.
+                // A plain value in an array is its own literal, and an array's possible results
+                // are not listed: no path to build for it (below the depth limit, which compiling
+                // it reports).
+                if !element.isCollection, depth < Self.maximumDepth {
                     parts.append(.computed(.literal(element), mayReturnStrings: false))
+                } else {
+                    parts.append(compile(element, at: path.appending(.index(index))))
                 }
             }
             let literals = parts.compactMap(\.expression.literalValue)
@@ -170,5 +168,15 @@ struct TargetingCompiler {
             return .computed(.literal(.null), mayReturnStrings: false)
         }
         return compileEvaluator(named: name) ?? .computed(.literal(.null), mayReturnStrings: false)
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is an array or an object (which may hold operations).
+    fileprivate var isCollection: Bool {
+        switch self {
+        case .array, .object: return true
+        default: return false
+        }
     }
 }
