@@ -101,6 +101,20 @@ struct ParallelLoadingTests {
         #expect(compiled == 300)
     }
 
+    @Test("A large file refused for a syntax error stops its rule-compiling thread")
+    func refusedFileStopsItsThread() {
+        // The error comes after hundreds of rules were queued, so the thread is running.
+        let text = Self.largeFile(flags: 1_200) + "flags: [unclosed\n"
+        for _ in 0..<20 {
+            let result = Self.load(text, threshold: 0)
+            #expect(result.definitions.count == 0)
+            #expect(result.diagnostics.contains { $0.severity == .error }, "\(result.diagnostics.prefix(2))")
+        }
+        // A load that left its thread waiting would leave 20 here; other tests' loads, running
+        // in parallel, may hold a few for a moment.
+        #expect(BackgroundThread.running.load(ordering: .relaxed) <= 8, "each load ended its thread")
+    }
+
     @Test("Files of every size around the threshold load the same on two threads as on one", arguments: [1, 40, 400])
     func smallAndLarge(flags: Int) {
         let text = Self.largeFile(flags: flags)

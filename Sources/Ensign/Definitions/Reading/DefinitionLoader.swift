@@ -195,9 +195,15 @@ package struct DefinitionLoader: Sendable {
         // A large file's rules compile on a second thread while the rest of it is read.
         let pipeline =
             source.bytes.count >= parallelThreshold ? RuleCompilationPipeline(options: targetingOptions) : nil
-        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
-            body throws(YAMLError) in
-            try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
+        let documents: [DefinitionFileReader]
+        do {
+            documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
+                body throws(YAMLError) in
+                try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
+            }
+        } catch {
+            pipeline?.cancel()  // the file is refused whole: its rules are never used
+            throw error
         }
         pipeline?.finish()
         return ReadFile(name: source.name, documents: documents)

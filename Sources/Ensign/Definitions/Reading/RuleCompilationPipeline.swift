@@ -1,24 +1,41 @@
-import Dispatch
 import EnsignYAML
 
-/// Compiles targeting rules on a second thread while the files are still being read, so a
-/// large set's rules are ready when reading ends instead of being compiled after it.
+/// Compiles targeting rules on a background thread while the files are still being read, so a
+/// large set's rules are mostly ready when reading ends instead of being compiled after it.
 ///
 /// Only rules without `$ref` are compiled early: they do not depend on the `$evaluators`, which
 /// may come later in a file or in another file. Each rule is claimed from its definition's
 /// ``TargetingHandoff`` and its result left there, its tree released at once. The rest, and any
-/// rule the pipeline has not claimed, are compiled by
+/// rule no thread has claimed, are compiled by
 /// ``FlagTargetingCompiler/compileAll(_:parallelFrom:)``, which records every rule's problems in
 /// the definitions' order, so the result and the diagnostics are the same as compiling
 /// everything at the end.
+///
+/// The compiling thread runs at background priority (``BackgroundThread``): parsing and
+/// reading, which the load waits for, keep both cores, and the rules compile on whichever core
+/// they leave free, from the end of parsing on. When reading ends, ``finish()`` compiles the
+/// rules still queued on the calling thread too, from the back of the queue while the
+/// background thread works from the front; each rule goes to whichever claims it first.
 final class RuleCompilationPipeline: Sendable {
-    /// Rules handed to the second thread at a time.
+    /// Rules queued before the background thread is woken for them.
     static let batchSize = 32
 
+    private struct Queue {
+        var definitions: [FlagDefinition] = []
+        /// How many of `definitions` the background thread may take (whole batches, so that it
+        /// is woken once a batch, not once a rule).
+        var released = 0
+        /// The next definition the background thread takes.
+        var next = 0
+        /// Set by ``finish()`` or ``cancel()``: the background thread takes what is released
+        /// and ends.
+        var isClosed = false
+    }
+
     private let compiler: FlagTargetingCompiler
-    private let queue = DispatchQueue(label: "ensign.rules")
-    private let group = DispatchGroup()
-    private let pending = LockedState<[FlagDefinition]>([])
+    private let queue = LockedCondition(Queue())
+    /// Started with the first full batch: a file with few rules never starts it.
+    private let thread = LockedState<BackgroundThread?>(nil)
 
     /// A pipeline compiling with `options` (and no evaluators: it never compiles a `$ref`).
     init(options: TargetingOptions) {
@@ -28,32 +45,63 @@ final class RuleCompilationPipeline: Sendable {
     /// Queues `definition`'s rule, when it has one without `$ref`.
     func submit(_ definition: FlagDefinition) {
         guard definition.hasTargeting, !definition.targetingUsesEvaluator else { return }
-        let batch = pending.withLock { pending -> [FlagDefinition]? in
-            pending.append(definition)
-            guard pending.count >= Self.batchSize else { return nil }
-            defer { pending = [] }
-            return pending
+        let isBatchFull = queue.withLock { queue in
+            queue.definitions.append(definition)
+            guard queue.definitions.count - queue.released >= Self.batchSize else { return false }
+            queue.released = queue.definitions.count
+            return true
         }
-        if let batch { compile(batch) }
+        guard isBatchFull else { return }
+        queue.broadcast()
+        thread.withLock { thread in
+            if thread == nil { thread = BackgroundThread { [self] in compileReleased() } }
+        }
     }
 
-    /// Waits until every queued rule is compiled, its result in its definition.
+    /// Compiles every queued rule, on this thread as well as the background one, and waits
+    /// until each is compiled, its result in its definition. Call it once, when reading ends.
     func finish() {
-        let rest = pending.withLock { pending in
-            defer { pending = [] }
-            return pending
+        let untaken = close(releasingAll: true)
+        for definition in untaken.reversed() {
+            // The background thread claims in queue order, so once it has claimed one, every
+            // rule before it is claimed too.
+            guard let node = definition.claimTargetingTree() else { break }
+            compiler.compileAlone(definition, rule: node)
         }
-        if !rest.isEmpty { compile(rest) }
-        group.wait()
+        thread.withLock { $0 }?.join()
     }
 
-    private func compile(_ batch: [FlagDefinition]) {
-        let compiler = compiler
-        queue.async(group: group) {
-            for definition in batch {
-                guard let node = definition.claimTargetingTree() else { continue }
-                compiler.compileAlone(definition, rule: node)
-            }
+    /// Stops the background thread without compiling the rules still queued (the load failed),
+    /// and waits for it. Call it once, instead of ``finish()``.
+    func cancel() {
+        _ = close(releasingAll: false)
+        thread.withLock { $0 }?.join()
+    }
+
+    /// Closes the queue, releasing the rest of it to the background thread or taking it back,
+    /// and returns the definitions that thread had not taken.
+    private func close(releasingAll: Bool) -> ArraySlice<FlagDefinition> {
+        let untaken = queue.withLock { queue in
+            queue.isClosed = true
+            queue.released = releasingAll ? queue.definitions.count : queue.next
+            return queue.definitions[queue.next...]
+        }
+        queue.broadcast()
+        return untaken
+    }
+
+    /// The background thread's work: compiles released rules in order until the queue closes.
+    private func compileReleased() {
+        while let definition = queue.wait(
+            until: { $0.next < $0.released || $0.isClosed },
+            then: { queue -> FlagDefinition? in
+                guard queue.next < queue.released else { return nil }
+                defer { queue.next += 1 }
+                return queue.definitions[queue.next]
+            })
+        {
+            guard let node = definition.claimTargetingTree() else { continue }
+            compiler.compileAlone(definition, rule: node)
         }
     }
 }

@@ -1,0 +1,28 @@
+import Synchronization
+import Testing
+
+@testable import Ensign
+
+@Suite("Background threads")
+struct BackgroundThreadTests {
+    @Test("A background thread runs its work at lowered priority, and the caller's thread keeps its own")
+    func lowersOnlyItself() {
+        let observed = Mutex<Bool?>(nil)
+        let thread = BackgroundThread { observed.withLock { $0 = BackgroundThread.isCurrentLowered } }
+        thread.join()
+        #expect(observed.withLock { $0 } == true)
+        #expect(!BackgroundThread.isCurrentLowered)
+    }
+
+    @Test("Joining waits for the work to end")
+    func joinWaits() {
+        let finished = Atomic<Int>(0)
+        let threads = (0..<4).map { _ in
+            BackgroundThread {
+                for _ in 0..<1_000 { finished.add(1, ordering: .relaxed) }
+            }
+        }
+        for thread in threads { thread.join() }
+        #expect(finished.load(ordering: .relaxed) == 4_000)
+    }
+}
