@@ -126,6 +126,9 @@
             let top = stack.count - 1
             stack[top].size += size
             guard stack[top].isMapping else {
+                // Room for a few at once: most collections are short, and growing one element
+                // at a time reallocated each of them two or three times.
+                if stack[top].elements.isEmpty { stack[top].elements.reserveCapacity(4) }
                 stack[top].elements.append(node)
                 return nil
             }
@@ -138,6 +141,7 @@
                 stack[top].pendingKeyIsMerge = false
                 try Self.acceptMerge(node, in: &stack[top])
             } else {
+                if stack[top].entries.isEmpty { stack[top].entries.reserveCapacity(4) }
                 stack[top].entries.append(YAMLMappingEntry(key: key, value: node))
             }
             return nil

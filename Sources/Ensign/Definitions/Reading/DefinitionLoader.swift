@@ -164,6 +164,8 @@ package struct DefinitionLoader: Sendable {
     struct ReadFile {
         var name: String
         var documents: [DefinitionFileReader]
+        /// Still compiling the file's rules: ``loadDefinitions(_:)-([ReadFile])`` finishes it.
+        var pipeline: RuleCompilationPipeline? = nil
     }
 
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
@@ -195,18 +197,12 @@ package struct DefinitionLoader: Sendable {
         // A large file's rules compile on a second thread while the rest of it is read.
         let pipeline =
             source.bytes.count >= parallelThreshold ? RuleCompilationPipeline(options: targetingOptions) : nil
-        let documents: [DefinitionFileReader]
-        do {
-            documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
-                body throws(YAMLError) in
-                try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
-            }
-        } catch {
-            pipeline?.cancel()  // the file is refused whole: its rules are never used
-            throw error
+        // A refused file drops its pipeline, which stops the thread.
+        let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
+            body throws(YAMLError) in
+            try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
         }
-        pipeline?.finish()
-        return ReadFile(name: source.name, documents: documents)
+        return ReadFile(name: source.name, documents: documents, pipeline: pipeline)
     }
 
     /// Reads a parsed file, replaying its trees through the same reader as a file's events.
@@ -269,7 +265,7 @@ package struct DefinitionLoader: Sendable {
             }
             for reader in file.documents { collector.add(reader) }
         }
-        return finish(collector, files: files.map(\.name))
+        return finish(collector, files: files.map(\.name), pipelines: files.compactMap(\.pipeline))
     }
 
     /// Reads parsed files (a bundle's members) into definitions.
@@ -288,14 +284,18 @@ package struct DefinitionLoader: Sendable {
         return result
     }
 
-    /// Compiles the collected definitions' targeting and builds the set.
-    private func finish(_ collector: DefinitionCollector, files names: [String]) -> DefinitionLoadResult {
+    /// Builds the set and compiles the collected definitions' targeting: the set first, while
+    /// `pipelines` may still be compiling rules on their background threads.
+    private func finish(
+        _ collector: DefinitionCollector, files names: [String], pipelines: [RuleCompilationPipeline]
+    ) -> DefinitionLoadResult {
+        let definitions = collector.definitions
+        let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
+        for pipeline in pipelines { pipeline.finish() }
         var compiler = FlagTargetingCompiler(
             evaluators: collector.evaluators, evaluatorNodes: collector.evaluatorNodes, options: targetingOptions)
-        compiler.compileAll(collector.definitions)
-        let definitions = collector.definitions
+        compiler.compileAll(definitions)
         compiler.checkEvaluators()
-        let set = DefinitionSet(uniqueDefinitions: definitions, evaluators: collector.evaluators, files: names)
         return DefinitionLoadResult(
             definitions: set,
             diagnostics: (collector.diagnostics + compiler.warnings + compiler.errors).sortedByLocation(),

@@ -12,96 +12,119 @@ import EnsignYAML
 /// everything at the end.
 ///
 /// The compiling thread runs at background priority (``BackgroundThread``): parsing and
-/// reading, which the load waits for, keep both cores, and the rules compile on whichever core
-/// they leave free, from the end of parsing on. When reading ends, ``finish()`` compiles the
-/// rules still queued on the calling thread too, from the back of the queue while the
-/// background thread works from the front; each rule goes to whichever claims it first.
+/// reading, which the load waits for, keep both cores, and the rules compile in whatever time
+/// they leave free. The loader lets it go on while it gathers the definitions and sorts the
+/// set, then calls ``finish()``, which compiles the rules still queued on the calling thread
+/// too, from the back of the queue while the background thread works from the front; each rule
+/// goes to whichever claims it first. A pipeline dropped without ``finish()`` (its file was
+/// refused, or never loaded) stops its thread without compiling the rest.
 final class RuleCompilationPipeline: Sendable {
     /// Rules queued before the background thread is woken for them.
     static let batchSize = 32
 
-    private struct Queue {
-        var definitions: [FlagDefinition] = []
-        /// How many of `definitions` the background thread may take (whole batches, so that it
-        /// is woken once a batch, not once a rule).
-        var released = 0
-        /// The next definition the background thread takes.
-        var next = 0
-        /// Set by ``finish()`` or ``cancel()``: the background thread takes what is released
-        /// and ends.
-        var isClosed = false
-    }
-
-    private let compiler: FlagTargetingCompiler
-    private let queue = LockedCondition(Queue())
-    /// Started with the first full batch: a file with few rules never starts it.
+    private let work: Work
+    /// Started with the first full batch (a file with few rules never starts it); taken when
+    /// joined, so that it is joined once.
     private let thread = LockedState<BackgroundThread?>(nil)
 
     /// A pipeline compiling with `options` (and no evaluators: it never compiles a `$ref`).
     init(options: TargetingOptions) {
-        compiler = FlagTargetingCompiler(evaluators: [:], evaluatorNodes: [:], options: options)
+        work = Work(compiler: FlagTargetingCompiler(evaluators: [:], evaluatorNodes: [:], options: options))
+    }
+
+    deinit {
+        _ = work.close(releasingAll: false)
+        joinThread()
     }
 
     /// Queues `definition`'s rule, when it has one without `$ref`.
     func submit(_ definition: FlagDefinition) {
         guard definition.hasTargeting, !definition.targetingUsesEvaluator else { return }
-        let isBatchFull = queue.withLock { queue in
-            queue.definitions.append(definition)
-            guard queue.definitions.count - queue.released >= Self.batchSize else { return false }
-            queue.released = queue.definitions.count
-            return true
-        }
-        guard isBatchFull else { return }
-        queue.broadcast()
+        guard work.queue(definition) else { return }
         thread.withLock { thread in
-            if thread == nil { thread = BackgroundThread { [self] in compileReleased() } }
+            if thread == nil { thread = BackgroundThread { [work] in work.compileReleased() } }
         }
     }
 
     /// Compiles every queued rule, on this thread as well as the background one, and waits
-    /// until each is compiled, its result in its definition. Call it once, when reading ends.
+    /// until each is compiled, its result in its definition. Call it once reading has ended.
     func finish() {
-        let untaken = close(releasingAll: true)
-        for definition in untaken.reversed() {
+        for definition in work.close(releasingAll: true).reversed() {
             // The background thread claims in queue order, so once it has claimed one, every
             // rule before it is claimed too.
             guard let node = definition.claimTargetingTree() else { break }
-            compiler.compileAlone(definition, rule: node)
+            work.compiler.compileAlone(definition, rule: node)
         }
-        thread.withLock { $0 }?.join()
+        joinThread()
     }
 
-    /// Stops the background thread without compiling the rules still queued (the load failed),
-    /// and waits for it. Call it once, instead of ``finish()``.
-    func cancel() {
-        _ = close(releasingAll: false)
-        thread.withLock { $0 }?.join()
+    private func joinThread() {
+        thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }?.join()
     }
 
-    /// Closes the queue, releasing the rest of it to the background thread or taking it back,
-    /// and returns the definitions that thread had not taken.
-    private func close(releasingAll: Bool) -> ArraySlice<FlagDefinition> {
-        let untaken = queue.withLock { queue in
-            queue.isClosed = true
-            queue.released = releasingAll ? queue.definitions.count : queue.next
-            return queue.definitions[queue.next...]
+    /// The queue the reading thread fills and the background thread empties; the thread holds
+    /// it rather than the pipeline, so that dropping the pipeline stops the thread.
+    private final class Work: Sendable {
+        private struct Queue {
+            var definitions: [FlagDefinition] = []
+            /// How many of `definitions` the background thread may take (whole batches, so
+            /// that it is woken once a batch, not once a rule).
+            var released = 0
+            /// The next definition the background thread takes.
+            var next = 0
+            /// Set once reading is over: the background thread takes what is released and ends.
+            var isClosed = false
         }
-        queue.broadcast()
-        return untaken
-    }
 
-    /// The background thread's work: compiles released rules in order until the queue closes.
-    private func compileReleased() {
-        while let definition = queue.wait(
-            until: { $0.next < $0.released || $0.isClosed },
-            then: { queue -> FlagDefinition? in
-                guard queue.next < queue.released else { return nil }
-                defer { queue.next += 1 }
-                return queue.definitions[queue.next]
-            })
-        {
-            guard let node = definition.claimTargetingTree() else { continue }
-            compiler.compileAlone(definition, rule: node)
+        let compiler: FlagTargetingCompiler
+        private let queue = LockedCondition(Queue())
+
+        init(compiler: FlagTargetingCompiler) {
+            self.compiler = compiler
+        }
+
+        /// Queues `definition`; returns whether a batch was released (the thread must run).
+        func queue(_ definition: FlagDefinition) -> Bool {
+            let isBatchFull = queue.withLock { queue in
+                queue.definitions.append(definition)
+                guard queue.definitions.count - queue.released >= RuleCompilationPipeline.batchSize else {
+                    return false
+                }
+                queue.released = queue.definitions.count
+                return true
+            }
+            if isBatchFull { queue.broadcast() }
+            return isBatchFull
+        }
+
+        /// Closes the queue, releasing the rest of it to the background thread or taking it
+        /// back, and returns the definitions that thread had not taken.
+        func close(releasingAll: Bool) -> ArraySlice<FlagDefinition> {
+            let untaken = queue.withLock { queue in
+                queue.isClosed = true
+                queue.released = releasingAll ? queue.definitions.count : queue.next
+                return queue.definitions[queue.next...]
+            }
+            queue.broadcast()
+            return untaken
+        }
+
+        /// The background thread's work: compiles released rules in order until the queue closes.
+        func compileReleased() {
+            while let definition = queue.wait(
+                until: { $0.next < $0.released || $0.isClosed },
+                then: { queue -> FlagDefinition? in
+                    guard queue.next < queue.released else { return nil }
+                    defer { queue.next += 1 }
+                    return queue.definitions[queue.next]
+                })
+            {
+                guard let node = definition.claimTargetingTree() else { continue }
+                compiler.compileAlone(definition, rule: node)
+            }
         }
     }
 }
