@@ -1,4 +1,5 @@
 import EnsignYAML
+import Foundation
 import Testing
 
 @testable import Ensign
@@ -22,5 +23,39 @@ struct JSONTextTests {
         value.appendJSON(to: &bytes, sortingMembers: false)
         let node = try #require(try YAMLParser().documents(fromJSON: bytes, file: "t.json").first)
         #expect(JSONValue(node) == value)
+    }
+
+    @Test("Every string is quoted as a byte-by-byte escaper quotes it, with and without characters to escape")
+    func quotingMatchesReference() {
+        let alphabet: [String] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "e\u{301}", "😀", "/"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            let text = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            var output: [UInt8] = []
+            JSONValue.appendQuoted(text, to: &output)
+            #expect(output == Self.referenceQuoted(text), "\(Array(text.unicodeScalars))")
+            // Foundation's parser, not ours, reads it back as the same text.
+            let decoded = try? JSONSerialization.jsonObject(with: Data(output), options: .fragmentsAllowed)
+            #expect((decoded as? String).map { $0.unicodeScalars.elementsEqual(text.unicodeScalars) } == true)
+        }
+    }
+
+    /// RFC 8259 quoting, one byte at a time: the short escapes for quote, backslash, newline,
+    /// return and tab, `\u00xx` for the other control characters, every other byte as it is.
+    private static func referenceQuoted(_ text: String) -> [UInt8] {
+        var output = Array("\"".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += Array("\\\"".utf8)
+            case UInt8(ascii: "\\"): output += Array("\\\\".utf8)
+            case UInt8(ascii: "\n"): output += Array("\\n".utf8)
+            case UInt8(ascii: "\r"): output += Array("\\r".utf8)
+            case UInt8(ascii: "\t"): output += Array("\\t".utf8)
+            case 0..<0x20: output += Array(("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)).utf8)
+            default: output.append(byte)
+            }
+        }
+        return output + Array("\"".utf8)
     }
 }
