@@ -27,7 +27,9 @@ struct JSONTextTests {
 
     @Test("Every string is quoted as a byte-by-byte escaper quotes it, with and without characters to escape")
     func quotingMatchesReference() {
-        let alphabet: [String] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "e\u{301}", "😀", "/"]
+        let alphabet: [String] = [
+            "a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "e\u{301}", "😀", "/",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...12, using: &generator)
