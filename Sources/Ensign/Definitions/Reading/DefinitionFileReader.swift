@@ -9,6 +9,11 @@ struct DefinitionFileReader {
     /// The errors among ``diagnostics`` confined to one flag, which still loads.
     var flagErrors: [Diagnostic] = []
     var definitions: [FlagDefinition] = []
+    /// How many of `flags:` and `preferences:` the document has.
+    private var sectionCount = 0
+    /// Whether no key is among ``definitions`` twice, without comparing them: they all come from
+    /// one mapping, which the parser refuses with a key written twice, under one namespace.
+    var hasUniqueKeys: Bool { sectionCount <= 1 }
     var evaluators: [(name: String, rule: LocatedValue, node: YAMLNode)] = []
 
     /// The namespace and metadata that apply to every definition of the document.
@@ -120,6 +125,7 @@ struct DefinitionFileReader {
 
     /// Reads the `flags:` or `preferences:` value under the cursor, one definition at a time.
     private mutating func readEntries(from reader: inout YAMLEventReader, kind: FlagDefinition.Kind) throws(YAMLError) {
+        sectionCount += 1
         if let node = try reader.composeNodeUnlessMapping() {
             if case .scalar = node.content, node.resolvedScalar == .null { return }  // `flags:` with nothing under it
             let section = kind == .flag ? "flags" : "preferences"
