@@ -65,19 +65,27 @@ extension YAMLNode {
             case UInt8(ascii: "n"), UInt8(ascii: "N"):
                 return bytes.count == 4 && (text == "null" || text == "Null" || text == "NULL") ? .null : .string(text)
             case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-                // Only a four- or five-letter word can be a boolean, in any case.
-                guard bytes.count == 4 || bytes.count == 5 else { return .string(text) }
-                switch text.lowercased() {
-                case "true": return .bool(true)
-                case "false": return .bool(false)
-                default: return .string(text)
-                }
+                // Only a four- or five-letter word can be a boolean, in any case. Compared a byte
+                // at a time with the ASCII case bit set (it runs for every `true` a file has):
+                // `b | 0x20` equals a lowercase letter only for that letter and its capital, and
+                // no text with other bytes lowercases to these words.
+                if Self.equalsIgnoringASCIICase(bytes, "true") { return .bool(true) }
+                if Self.equalsIgnoringASCIICase(bytes, "false") { return .bool(false) }
+                return .string(text)
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
                 return resolveNumber(bytes, text: text)
             default:
                 return .string(text)
             }
         }
+    }
+
+    /// Whether `bytes` spell `word` (lowercase ASCII letters) in any mix of cases.
+    private static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let letters = word.utf8Start
+        for index in 0..<bytes.count where bytes[index] | 0x20 != letters[index] { return false }
+        return true
     }
 
     private static func resolveNumber(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> ResolvedScalar {

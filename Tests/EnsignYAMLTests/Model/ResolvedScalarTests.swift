@@ -1,5 +1,6 @@
-import EnsignYAML
 import Testing
+
+@testable import EnsignYAML
 
 @Suite("Core-schema scalar resolution")
 struct ResolvedScalarTests {
@@ -13,6 +14,35 @@ struct ResolvedScalarTests {
         arguments: [("true", true), ("True", true), ("TRUE", true), ("false", false), ("FALSE", false)])
     func booleans(text: String, expected: Bool) throws {
         #expect(try resolve(text) == .bool(expected))
+    }
+
+    @Test("A plain scalar is a boolean exactly when it lowercases to true or false")
+    func booleansMatchLowercasing() {
+        let pieces = [
+            "t", "T", "r", "R", "u", "U", "e", "E", "f", "F", "a", "A", "l", "L", "s", "S", "4", "@", "ŧ", "E\u{301}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 3...6, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            let expected: ResolvedScalar? =
+                switch text.lowercased() {
+                case "true": .bool(true)
+                case "false": .bool(false)
+                default: nil
+                }
+            let resolved = YAMLNode.resolvePlain(text)
+            if let expected {
+                #expect(resolved == expected, "\(text)")
+            } else if case .bool = resolved {
+                Issue.record("'\(text)' resolved as \(resolved)")
+            }
+        }
+        #expect(YAMLNode.resolvePlain("tRuE") == .bool(true))
+        #expect(YAMLNode.resolvePlain("fAlSe") == .bool(false))
+        #expect(YAMLNode.resolvePlain("tru") == .string("tru"))
+        #expect(YAMLNode.resolvePlain("Truee") == .string("Truee"))
     }
 
     @Test("YAML 1.1 words yes, no, on and off stay strings", arguments: ["yes", "no", "on", "off", "Yes", "OFF", "y"])
