@@ -132,11 +132,11 @@
                 stack[top].elements.append(node)
                 return nil
             }
-            guard let key = stack[top].pendingKey else {
+            // Taken, not copied: the key moves into its entry without a retain and a release.
+            guard let key = stack[top].pendingKey.take() else {
                 try Self.acceptKey(node, in: &stack[top])
                 return nil
             }
-            stack[top].pendingKey = nil
             if stack[top].pendingKeyIsMerge {
                 stack[top].pendingKeyIsMerge = false
                 try Self.acceptMerge(node, in: &stack[top])

@@ -25,30 +25,40 @@ extension DefinitionSet {
 
     /// Each key's eight bytes after the prefix all of them share, big-endian and padded with
     /// zeros; `nil` when a key is not ASCII (byte order is not `String` order for those).
+    ///
+    /// Keys are read in place through their UTF-8 storage (no copy of each string), once for
+    /// the shared prefix and the ASCII check, once for the windows.
     private static func byteWindows(of keys: [String]) -> [UInt64]? {
-        guard var first = keys.first else { return [] }
-        let shared: Int? = first.withUTF8 { firstBytes in
-            var shared = firstBytes.count
-            for var key in keys {
-                let isASCII = key.withUTF8 { bytes in
-                    var common = 0
-                    while common < min(shared, bytes.count), firstBytes[common] == bytes[common] { common += 1 }
-                    shared = common
-                    return bytes.reduce(0, |) < 0x80
-                }
-                guard isASCII else { return nil }
+        guard let first = keys.first else { return [] }
+        let firstBytes = Array(first.utf8)
+        var shared = firstBytes.count
+        for key in keys {
+            let isASCII = withBytes(of: key) { bytes in
+                var common = 0
+                let limit = min(shared, bytes.count)
+                while common < limit, firstBytes[common] == bytes[common] { common += 1 }
+                shared = common
+                var union: UInt8 = 0
+                for byte in bytes { union |= byte }
+                return union < 0x80
             }
-            return shared
+            guard isASCII else { return nil }
         }
-        guard let start = shared else { return nil }
+        let start = shared
         return keys.map { key in
-            var key = key
-            return key.withUTF8 { bytes in
+            withBytes(of: key) { bytes in
                 let end = min(bytes.count, start + 8)
                 var window: UInt64 = 0
                 for index in start..<end { window = window << 8 | UInt64(bytes[index]) }
                 return window << (8 * UInt64(start + 8 - end))  // 64 bits or more: 0
             }
         }
+    }
+
+    /// Runs `body` over `key`'s UTF-8 bytes: in place when the string is stored contiguously
+    /// (native strings are), else from a copy.
+    private static func withBytes<Result>(of key: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = key.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(key.utf8).withUnsafeBufferPointer(body)
     }
 }
