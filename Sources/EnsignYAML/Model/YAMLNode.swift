@@ -49,6 +49,12 @@ package struct YAMLNode: Sendable {
         self.compactPosition = CompactSourcePosition(location)
     }
 
+    /// Creates a node without a tag at a compact position.
+    package init(_ content: Content, at position: CompactSourcePosition) {
+        self.content = content
+        self.compactPosition = position
+    }
+
     /// Creates a node in the file numbered `file` (see ``SourceFileNames``).
     init(_ content: Content, tag: String?, file: UInt32, line: Int, column: Int) {
         self.content = content

@@ -10,6 +10,12 @@ package struct YAMLMappingCursor {
     var keys = MappingKeyIndex()
     /// Whether entering the mapping counted towards the depth limit (it came from libyaml).
     let countsDepth: Bool
+    /// The known keys ``YAMLEventReader/nextKey(in:known:)`` has read, one bit each, and
+    /// where: they are not in `keys` until another kind of key comes (see `includeKnownKeys`).
+    var knownSeen: UInt32 = 0
+    var knownPositions = InlineArray<16, CompactSourcePosition>(repeating: .none)
+    /// Whether the known keys are in `keys`: from then on every key goes through it.
+    var knownKeysIncluded = false
 }
 
 extension YAMLEventReader {
@@ -82,5 +88,62 @@ extension YAMLEventReader {
         #else
             return nil
         #endif
+    }
+
+    /// The next key of `mapping`, matched against `known` from its bytes when it is a plain
+    /// scalar without anchor or tag (then nothing is made for it), else as ``nextKey(in:)``
+    /// reads it; `nil` once the mapping ends.
+    ///
+    /// A known key written twice is refused as any duplicate is, with the first one's
+    /// position. The first key of another kind (an unknown name, a tag, an anchor, a merge)
+    /// puts the known keys read so far into the cursor's index, so that from there on the
+    /// mapping is read exactly as ``nextKey(in:)`` reads it: duplicates across kinds, merges
+    /// that an earlier key overrides.
+    package mutating func nextKey(
+        in mapping: inout YAMLMappingCursor, known: YAMLKnownKeys
+    ) throws(YAMLError) -> YAMLKey? {
+        #if YAML
+            if !isReplaying, !mapping.knownKeysIncluded {
+                let event = self.event
+                switch event.type {
+                case YAML_MAPPING_END_EVENT:
+                    return try nextKey(in: &mapping).map(YAMLKey.other)
+                case YAML_SCALAR_EVENT where event.data.scalar.anchor == nil && event.data.scalar.tag == nil:
+                    let bytes = UnsafeRawBufferPointer(
+                        start: event.data.scalar.value, count: Int(event.data.scalar.length))
+                    guard let index = known.index(of: bytes) else { break }
+                    let position = CompactSourcePosition(
+                        file: fileNumber, line: Int(event.start_mark.line) + 1,
+                        column: Int(event.start_mark.column) + 1)
+                    if mapping.knownSeen & (1 << index) != 0 {
+                        throw NodeComposer.duplicateKeyError(
+                            known.names[index], at: position.sourcePosition,
+                            first: mapping.knownPositions[index].sourcePosition)
+                    }
+                    mapping.knownSeen |= 1 << index
+                    mapping.knownPositions[index] = position
+                    try advance()
+                    return .known(index, position)
+                default:
+                    break
+                }
+            }
+            includeKnownKeys(known, in: &mapping)
+        #endif
+        return try nextKey(in: &mapping).map(YAMLKey.other)
+    }
+
+    /// Puts the known keys read so far into `mapping`'s index (once).
+    private func includeKnownKeys(_ known: YAMLKnownKeys, in mapping: inout YAMLMappingCursor) {
+        guard !mapping.knownKeysIncluded else { return }
+        mapping.knownKeysIncluded = true
+        for index in known.names.indices where mapping.knownSeen & (1 << index) != 0 {
+            let name = known.names[index]
+            var utf8 = name
+            let duplicate = utf8.withUTF8 {
+                mapping.keys.insert(name, bytes: UnsafeRawBufferPointer($0), at: mapping.knownPositions[index])
+            }
+            assert(duplicate == nil, "known keys are read once each")
+        }
     }
 }

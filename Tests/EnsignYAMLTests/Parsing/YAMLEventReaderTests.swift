@@ -72,6 +72,69 @@ struct YAMLEventReaderTests {
         }
     }
 
+    /// Every top-level key and value, or the error, walked with `nextKey(in:)` or, when
+    /// `known` is given, with `nextKey(in:known:)`: as text, positions included.
+    func walkedText(_ text: String, known: YAMLKnownKeys?) -> String {
+        do {
+            return try YAMLParser().readEvents(from: Array(text.utf8), file: "w.yaml") { reader throws(YAMLError) in
+                var lines: [String] = []
+                while try reader.nextDocument() {
+                    var mapping = try reader.enterMapping()
+                    while true {
+                        let key: String
+                        if let known {
+                            guard let read = try reader.nextKey(in: &mapping, known: known) else { break }
+                            switch read {
+                            case .known(let index, let position):
+                                key = known.names[index] + "@\(position.line):\(position.column)"
+                            case .other(let node):
+                                key = shape(node)
+                            }
+                        } else {
+                            guard let node = try reader.nextKey(in: &mapping) else { break }
+                            key = shape(node)
+                        }
+                        lines.append(key + " = " + shape(try reader.composeNode()))
+                    }
+                }
+                return lines.joined(separator: "\n")
+            }
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    @Test("Keys matched by name read as the same mapping as keys read as nodes, duplicates and merges included")
+    func knownKeysMatchNodes() {
+        let known = YAMLKnownKeys(["type", "default", "description"])
+        let entries = [
+            "type: 1", "default: 2", "description: d", "'type': 3", "!!str default: 4", "&a type: 5", "zeta: 6",
+            "default2: 7", "typ: 8", "<<: { type: 9, zeta: 10 }", "\"description\": 11", "? type\n: 12",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var outcomes: Set<String> = []
+        for _ in 0..<1_500 {
+            let text = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                entries.randomElement(using: &generator)!
+            }.joined(separator: "\n")
+            let expected = walkedText(text, known: nil)
+            #expect(walkedText(text, known: known) == expected, "\(text)")
+            outcomes.insert(expected.hasPrefix("error: ") ? "error" : "read")
+        }
+        #expect(outcomes == ["error", "read"], "both duplicates and clean mappings were tried")
+    }
+
+    @Test("A known key written twice is refused with the first one's position")
+    func knownKeyTwice() {
+        let known = YAMLKnownKeys(["type"])
+        #expect(
+            walkedText("x: 0\ntype: 1\ntype: 2\n", known: known)
+                == "error: w.yaml:3:1: error: duplicate key 'type' (first defined at line 2, column 1)")
+        #expect(
+            walkedText("type: 1\n!!str type: 2\n", known: known)
+                == "error: w.yaml:2:1: error: duplicate key 'type' (first defined at line 1, column 1)")
+    }
+
     @Test("JSON documents are replayed as the same events")
     func jsonReplayed() throws {
         let walked = try walk(#"{"a": {"b": [1, 2]}, "c": "d"}"#, isJSON: true)

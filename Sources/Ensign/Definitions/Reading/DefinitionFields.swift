@@ -26,6 +26,9 @@ enum DefinitionField: Int, CaseIterable {
         }
     }
 
+    /// Every field's name, by raw value, for the reader to match keys from their bytes.
+    static let knownKeys = YAMLKnownKeys(allCases.map(\.name))
+
     /// Whether only flags (not preferences) have this field: flagd's long form.
     var isFlagOnly: Bool { rawValue >= DefinitionField.variants.rawValue }
 
@@ -87,14 +90,26 @@ struct DefinitionFields {
 
     /// Reads and indexes the fields of the mapping under the reader's cursor (the parser
     /// refuses duplicate keys); `isFlag` tells whether the long-form fields are accepted.
-    /// Values that are scalars never go through the composer.
+    /// Field names are matched from the keys' bytes, and values that are scalars never go
+    /// through the composer.
     init(reading reader: inout YAMLEventReader, isFlag: Bool) throws(YAMLError) {
         var mapping = try reader.enterMapping()
         entries.reserveCapacity(8)  // one allocation for a definition's usual handful of fields
-        while let key = try reader.nextKey(in: &mapping) {
+        while let readKey = try reader.nextKey(in: &mapping, known: DefinitionField.knownKeys) {
             let index = entries.count
+            let key: YAMLNode
+            let field: DefinitionField?
+            switch readKey {
+            case .known(let raw, let position):
+                field = DefinitionField(rawValue: raw)
+                // The name's text is a literal's: the node costs no allocation.
+                key = YAMLNode(.scalar(field?.name ?? "", .plain), at: position)
+            case .other(let node):
+                key = node
+                field = node.scalarText.flatMap(DefinitionField.init(named:))
+            }
             entries.append(YAMLMappingEntry(key: key, value: try reader.composeNode()))
-            guard let name = key.scalarText, let field = DefinitionField(named: name) else {
+            guard let field else {
                 refusedIndices.append(index)
                 continue
             }
