@@ -103,6 +103,27 @@ struct ParallelLoadingTests {
         #expect(compiled == 300)
     }
 
+    @Test("However slow the background thread, no more than the backlog limit of rules wait, and all compile")
+    func backlogBounded() throws {
+        let node = try TargetingHandoffTests.rule(
+            "if: [{ in: [{ var: country }, [FR, BE]] }, { fractional: [[a, 50], [b, 50]] }, c]")
+        let pipeline = RuleCompilationPipeline(options: TargetingOptions())
+        var definitions: [FlagDefinition] = []
+        var largest = 0
+        for index in 0..<400 {
+            let definition = TargetingHandoffTests.flag("f\(index)", targeting: node)
+            definitions.append(definition)
+            pipeline.submit(definition)
+            largest = max(largest, pipeline.backlog)
+        }
+        #expect(largest <= RuleCompilationPipeline.maximumBacklog)
+        pipeline.finish()
+        for definition in definitions {
+            #expect(definition.targetingCompilation?.rule != nil, "\(definition.key)")
+            #expect(definition.claimTargetingTree() == nil, "\(definition.key): its tree is still held")
+        }
+    }
+
     @Test("A large file refused for a syntax error stops its rule-compiling thread")
     func refusedFileStopsItsThread() {
         // The error comes after hundreds of rules were queued, so the thread is running.

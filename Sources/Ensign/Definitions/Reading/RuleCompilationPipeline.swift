@@ -56,6 +56,9 @@ final class RuleCompilationPipeline: Sendable {
     /// (1,000 trees waiting at the end of a 10,000-flag load kept 0.5–2 MB more resident).
     static let maximumBacklog = 16
 
+    /// How many queued rules the background thread has not taken yet.
+    var backlog: Int { work.backlog }
+
     /// Compiles every queued rule, on this thread as well as the background one, and waits
     /// until each is compiled, its result in its definition. Call it once reading has ended.
     func finish() {
@@ -117,6 +120,8 @@ final class RuleCompilationPipeline: Sendable {
             if isReleased { queue.broadcast() }
             return (isReleased, overflow)
         }
+
+        var backlog: Int { queue.withLock { $0.definitions.count - $0.next } }
 
         /// Closes the queue, releasing the rest of it to the background thread or taking it
         /// back, and returns the definitions that thread had not taken.
