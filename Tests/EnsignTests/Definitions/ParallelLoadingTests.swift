@@ -117,6 +117,9 @@ struct ParallelLoadingTests {
             largest = max(largest, pipeline.backlog)
         }
         #expect(largest <= RuleCompilationPipeline.maximumBacklog)
+        // A limit at or below a batch would keep every rule on this thread.
+        #expect(RuleCompilationPipeline.maximumBacklog > RuleCompilationPipeline.batchSize)
+        #expect(pipeline.isThreadRunning, "a batch was released to the background thread")
         pipeline.finish()
         for definition in definitions {
             #expect(definition.targetingCompilation?.rule != nil, "\(definition.key)")

@@ -20,7 +20,7 @@ import EnsignYAML
 /// refused, or never loaded) stops its thread without compiling the rest.
 final class RuleCompilationPipeline: Sendable {
     /// Rules queued before the background thread is woken for them.
-    static let batchSize = 32
+    static let batchSize = 8
 
     private let work: Work
     /// Started with the first full batch (a file with few rules never starts it); taken when
@@ -54,10 +54,14 @@ final class RuleCompilationPipeline: Sendable {
     /// Rules queued and not yet taken at most: their trees stay in memory until compiled, and
     /// trees freed long after they were made leave holes among the definitions made since
     /// (1,000 trees waiting at the end of a 10,000-flag load kept 0.5–2 MB more resident).
-    static let maximumBacklog = 16
+    /// Larger than ``batchSize``, or no batch would ever be released to the thread.
+    static let maximumBacklog = 32
 
     /// How many queued rules the background thread has not taken yet.
     var backlog: Int { work.backlog }
+
+    /// Whether the background thread has been started (and not yet joined).
+    var isThreadRunning: Bool { thread.withLock { $0 != nil } }
 
     /// Compiles every queued rule, on this thread as well as the background one, and waits
     /// until each is compiled, its result in its definition. Call it once reading has ended.
