@@ -1,4 +1,4 @@
-import Synchronization
+import EnsignYAML
 
 #if canImport(Glibc)
     import Glibc
@@ -6,65 +6,29 @@ import Synchronization
     import Darwin
 #endif
 
-/// A joinable POSIX thread that runs one closure at background priority: it gets a core only
-/// when the threads doing the caller's own work leave one free.
+/// A joinable thread that runs one closure at background priority: it gets a core only when
+/// the threads doing the caller's own work leave one free.
 ///
 /// For work that overlaps with a load but is not on its critical path (compiling targeting
 /// rules while the file is still parsed and read). With three busy threads on two cores, an
 /// equal share made the reading thread, which the load waits for, run at two thirds of a
 /// core: the rules then cost the load as much time as compiling them took. On Linux the thread
 /// runs under `SCHED_IDLE`; on Apple platforms at the utility quality of service. A thread of
-/// its own, not one of Dispatch's pool, because a pool thread would keep the lowered priority
-/// for whatever runs on it next.
-final class BackgroundThread: @unchecked Sendable {
-    // @unchecked Sendable, proven: `handle` is written once in init, before the instance is
-    // shared, and only read afterwards by `join`.
-    #if os(Linux)
-        private var handle = pthread_t()
-    #else
-        private var handle: pthread_t?
-    #endif
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    /// Background threads started and not yet at their end, in the whole process: work that
-    /// forgot to stop its thread shows here (tests count them).
-    static let running = Atomic<Int>(0)
+/// its own (a ``JoinableThread``), not one of Dispatch's pool, because a pool thread would keep
+/// the lowered priority for whatever runs on it next.
+final class BackgroundThread: Sendable {
+    private let thread: JoinableThread
 
     /// Starts a thread running `body` at background priority.
     init(_ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(
-            Body {
-                BackgroundThread.lowerCurrentPriority()
-                body()
-                BackgroundThread.running.subtract(1, ordering: .relaxed)
-            }
-        ).toOpaque()
-        Self.running.add(1, ordering: .relaxed)  // before the thread can count itself out
-        let result = pthread_create(
-            &handle, nil,
-            { context in
-                #if os(Linux)
-                    Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-                #else
-                    Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-                #endif
-                return nil
-            }, context)
-        precondition(result == 0, "pthread_create failed: \(result)")
+        thread = JoinableThread {
+            BackgroundThread.lowerCurrentPriority()
+            body()
+        }
     }
 
     /// Waits for the thread to end. Call it once.
-    func join() {
-        #if os(Linux)
-            pthread_join(handle, nil)
-        #else
-            pthread_join(handle!, nil)
-        #endif
-    }
+    func join() { thread.join() }
 
     #if os(Linux)
         /// `SCHED_IDLE` from `<sched.h>`, which Swift's Glibc module leaves out (it is behind

@@ -2,8 +2,6 @@
 #if YAML
     import CYAML
 
-    import Synchronization
-
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Darwin)
@@ -59,7 +57,7 @@
         /// Returned after the last event: libyaml's "no event", as its parser gives past the end.
         private let noEvent: UnsafeMutablePointer<yaml_event_t>
 
-        private var thread: PrefetchThread?
+        private var thread: JoinableThread?
 
         /// Starts parsing `input` (which must outlive the prefetcher) with `parser`, which the
         /// prefetcher owns from now on, on a new thread.
@@ -84,7 +82,7 @@
             emptyBatches = Array(0..<Self.batchCount)
             // The thread holds the prefetcher until it ends (no cycle: `thread` keeps only the
             // handle), so even a missing `finish()` could not free what it is using.
-            thread = PrefetchThread { self.parseAhead() }
+            thread = JoinableThread { self.parseAhead() }
         }
 
         /// Stops the parsing thread (at its next batch) and waits for it, then deletes every
@@ -198,53 +196,6 @@
 
         private func event(_ batch: Int, _ index: Int) -> UnsafeMutablePointer<yaml_event_t> {
             batches + batch * Self.batchCapacity + index
-        }
-    }
-
-    /// The parsing thread: a joinable pthread running one closure.
-    ///
-    /// A thread of its own rather than a Dispatch queue: the parsing work blocks on `condition`
-    /// while the reader is behind, which would hold one of Dispatch's pool threads, and a pool
-    /// keeps its threads after the work ends, so `finish()` could not show that nothing is left
-    /// running (a serial queue was tried; `stopsEarly` counted the threads it left behind).
-    /// The other modules' thread helpers are out of this module's reach (it depends on libyaml
-    /// alone).
-    final class PrefetchThread {
-        #if os(Linux)
-            private var handle = pthread_t()
-        #else
-            private var handle: pthread_t?
-        #endif
-
-        init(_ body: @escaping () -> Void) {
-            let box = Unmanaged.passRetained(Body(body)).toOpaque()
-            Self.running.add(1, ordering: .relaxed)  // before the thread can count itself out
-            let result = pthread_create(
-                &handle, nil,
-                { argument in
-                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-                    PrefetchThread.running.subtract(1, ordering: .relaxed)
-                    return nil
-                }, box)
-            precondition(result == 0, "pthread_create failed: \(result)")
-        }
-
-        /// Parsing threads started and not yet at their end, in the whole process: a reader
-        /// that forgot to stop its thread shows here (tests count them; the process's thread
-        /// count also moves with every other test's threads).
-        static let running = Atomic<Int>(0)
-
-        func join() {
-            #if os(Linux)
-                pthread_join(handle, nil)
-            #else
-                pthread_join(handle!, nil)
-            #endif
-        }
-
-        private final class Body {
-            let run: () -> Void
-            init(_ run: @escaping () -> Void) { self.run = run }
         }
     }
 #endif

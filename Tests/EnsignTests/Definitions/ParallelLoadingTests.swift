@@ -138,7 +138,7 @@ struct ParallelLoadingTests {
         }
         // A load that left its thread waiting would leave 20 here; other tests' loads, running
         // in parallel, may hold a few for a moment.
-        #expect(BackgroundThread.running.load(ordering: .relaxed) <= 8, "each load ended its thread")
+        #expect(JoinableThread.running.load(ordering: .relaxed) <= 8, "each load ended its thread")
     }
 
     @Test("Files of every size around the threshold load the same on two threads as on one", arguments: [1, 40, 400])

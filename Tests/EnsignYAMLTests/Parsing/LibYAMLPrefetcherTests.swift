@@ -88,7 +88,7 @@ struct LibYAMLPrefetcherTests {
         }
         // A reader that left its thread parsing would leave 200 here; other tests' loads, running
         // meanwhile in this process, hold one each for a moment.
-        #expect(PrefetchThread.running.load(ordering: .relaxed) <= 8, "each reader ended its thread")
+        #expect(JoinableThread.running.load(ordering: .relaxed) <= 8, "each reader ended its thread")
     }
 
     @Test("Readers on several threads, each parsing ahead, read their own files")
