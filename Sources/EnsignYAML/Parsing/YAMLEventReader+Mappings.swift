@@ -11,9 +11,12 @@ package struct YAMLMappingCursor {
     /// Whether entering the mapping counted towards the depth limit (it came from libyaml).
     let countsDepth: Bool
     /// The known keys ``YAMLEventReader/nextKey(in:known:)`` has read, one bit each, and
-    /// where: they are not in `keys` until another kind of key comes (see `includeKnownKeys`).
+    /// where (the line and column, by name index, up to ``YAMLKnownKeys/capacity``; the file
+    /// is the mapping's): they are not in `keys` until another kind of key comes (see
+    /// `includeKnownKeys`). Vectors rather than arrays, so the cursor allocates nothing.
     var knownSeen: UInt32 = 0
-    var knownPositions = InlineArray<16, CompactSourcePosition>(repeating: .none)
+    var knownLines = SIMD16<UInt32>()
+    var knownColumns = SIMD16<UInt32>()
     /// Whether the known keys are in `keys`: from then on every key goes through it.
     var knownKeysIncluded = false
 }
@@ -118,10 +121,11 @@ extension YAMLEventReader {
                     if mapping.knownSeen & (1 << index) != 0 {
                         throw NodeComposer.duplicateKeyError(
                             known.names[index], at: position.sourcePosition,
-                            first: mapping.knownPositions[index].sourcePosition)
+                            first: knownPosition(index, in: mapping).sourcePosition)
                     }
                     mapping.knownSeen |= 1 << index
-                    mapping.knownPositions[index] = position
+                    mapping.knownLines[index] = position.line
+                    mapping.knownColumns[index] = position.column
                     try advance()
                     return .known(index, position)
                 default:
@@ -141,9 +145,15 @@ extension YAMLEventReader {
             let name = known.names[index]
             var utf8 = name
             let duplicate = utf8.withUTF8 {
-                mapping.keys.insert(name, bytes: UnsafeRawBufferPointer($0), at: mapping.knownPositions[index])
+                mapping.keys.insert(name, bytes: UnsafeRawBufferPointer($0), at: knownPosition(index, in: mapping))
             }
             assert(duplicate == nil, "known keys are read once each")
         }
+    }
+
+    /// Where the known key `index` of `mapping` was read.
+    private func knownPosition(_ index: Int, in mapping: YAMLMappingCursor) -> CompactSourcePosition {
+        CompactSourcePosition(
+            file: fileNumber, line: Int(mapping.knownLines[index]), column: Int(mapping.knownColumns[index]))
     }
 }

@@ -13,7 +13,8 @@
 /// }
 /// ```
 package struct YAMLKnownKeys: Sendable {
-    /// Most names a set can hold (one bit each in a mapping's cursor).
+    /// Most names a set can hold (one bit and one lane of a 16-lane vector each in a
+    /// mapping's cursor).
     package static let capacity = 16
 
     /// The names, by index.
