@@ -29,6 +29,12 @@ package struct YAMLKnownKeys: Sendable {
         bytes = names.map { Array($0.utf8) }
     }
 
+    /// The index of the name `key`, compared by its UTF-8 bytes, if any.
+    package func index(of key: String) -> Int? {
+        var text = key
+        return text.withUTF8 { index(of: UnsafeRawBufferPointer($0)) }
+    }
+
     /// The index of the name whose UTF-8 bytes are `key`, if any.
     func index(of key: UnsafeRawBufferPointer) -> Int? {
         for (index, name) in bytes.enumerated() where name.count == key.count {

@@ -32,36 +32,13 @@ enum DefinitionField: Int, CaseIterable {
     /// Whether only flags (not preferences) have this field: flagd's long form.
     var isFlagOnly: Bool { rawValue >= DefinitionField.variants.rawValue }
 
-    /// The field called `name`, or `nil` for an unknown one.
-    ///
-    /// Picks the one candidate by length and first byte, then compares once with `==`
-    /// (immediate for the small strings keys are), instead of comparing with every name: it
-    /// runs for every field of every definition. Text of another length or first byte is
-    /// never canonically equivalent to these ASCII names (the one ASCII letter with a
-    /// singleton decomposition, K from U+212A, is in none of them).
+    /// The field called `name`, or `nil` for an unknown one: the same byte match as the
+    /// reader's (``knownKeys``), for keys that reach here as nodes (tagged, anchored, replayed).
+    /// Byte equality is `String` equality for these ASCII names: none holds the one ASCII
+    /// letter with a singleton decomposition (K, from U+212A).
     init?(named name: String) {
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return nil }
-        let candidate: DefinitionField
-        switch (utf8.count, first) {
-        case (4, UInt8(ascii: "t")): candidate = .type
-        case (4, UInt8(ascii: "e")): candidate = .enum
-        case (5, UInt8(ascii: "o")): candidate = .owner
-        case (5, UInt8(ascii: "s")): candidate = .state
-        case (7, UInt8(ascii: "d")): candidate = .default
-        case (7, UInt8(ascii: "e")): candidate = .expires
-        case (7, UInt8(ascii: "m")): candidate = utf8.dropFirst().first == UInt8(ascii: "i") ? .minimum : .maximum
-        case (8, UInt8(ascii: "m")): candidate = .metadata
-        case (8, UInt8(ascii: "v")): candidate = .variants
-        case (9, UInt8(ascii: "s")): candidate = .swiftType
-        case (9, UInt8(ascii: "t")): candidate = .targeting
-        case (11, UInt8(ascii: "d")): candidate = .description
-        case (12, UInt8(ascii: "e")): candidate = .environments
-        case (14, UInt8(ascii: "d")): candidate = .defaultVariant
-        default: return nil
-        }
-        guard name == candidate.name else { return nil }
-        self = candidate
+        guard let raw = Self.knownKeys.index(of: name) else { return nil }
+        self.init(rawValue: raw)
     }
 }
 
