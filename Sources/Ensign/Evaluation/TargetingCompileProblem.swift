@@ -96,15 +96,23 @@ package struct TargetingCompileError: Error, Sendable, Hashable, CustomStringCon
 package struct TargetingStringResult: Sendable, Hashable {
     /// The string the rule can return.
     package let value: String
-    /// Where the literal is, from the rule's root (or the named evaluator's root).
-    package let path: [TargetingPathComponent]
+    /// Where the literal is, shared with the compiler's path to it.
+    let location: TargetingPath
     /// The `$evaluators` entry the path is relative to, when the literal is inside one.
     package let evaluatorName: String?
 
+    /// Where the literal is, from the rule's root (or the named evaluator's root).
+    package var path: [TargetingPathComponent] { location.components }
+
     /// Creates a result description.
     package init(value: String, path: [TargetingPathComponent], evaluatorName: String? = nil) {
+        self.init(value: value, location: path.reduce(.root) { $0.appending($1) }, evaluatorName: evaluatorName)
+    }
+
+    /// A result at `location`, as the compiler finds it.
+    init(value: String, location: TargetingPath, evaluatorName: String?) {
         self.value = value
-        self.path = path
+        self.location = location
         self.evaluatorName = evaluatorName
     }
 }
@@ -116,16 +124,4 @@ package struct TargetingCompilation: Sendable {
     package let rule: TargetingRule?
     /// Every error and warning, in the order they appear in the rule.
     package let problems: [TargetingCompileProblem]
-}
-
-extension [TargetingPathComponent] {
-    /// This path followed by `component`, in one allocation (`path + [component]` makes two,
-    /// and the compiler extends a path at every node of a rule).
-    func appending(_ component: TargetingPathComponent) -> [TargetingPathComponent] {
-        var path: [TargetingPathComponent] = []
-        path.reserveCapacity(count + 1)
-        path.append(contentsOf: self)
-        path.append(component)
-        return path
-    }
 }

@@ -101,7 +101,7 @@ package struct TargetingRule: Sendable {
         _ rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) -> TargetingCompilation {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
-        let compiled = compiler.compile(rule, at: [])
+        let compiled = compiler.compile(rule, at: .root)
         let problems = compiler.problems
         guard !problems.contains(where: { $0.severity == .error }) else {
             return TargetingCompilation(rule: nil, problems: problems)

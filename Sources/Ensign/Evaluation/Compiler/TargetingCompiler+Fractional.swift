@@ -27,6 +27,7 @@ extension TargetingCompiler {
             return .computed(.literal(.null), mayReturnStrings: false)
         }
         var expressions: [Expression] = []
+        expressions.reserveCapacity(arguments.count)
         var variants: [Compiled] = []
         var mayReturnOtherStrings = false
         var buckets = arguments[...]
@@ -62,10 +63,12 @@ extension TargetingCompiler {
                 "'fractional' needs at least one [variant, weight] bucket; it always evaluates to null")
         }
         var literalWeights: [UInt64]? = []
+        literalWeights?.reserveCapacity(buckets.count)
+        variants.reserveCapacity(buckets.count)
         for bucket in buckets {
             let compiled = compileBucket(bucket)
             expressions.append(compiled.expression)
-            variants += compiled.variant.map { [$0] } ?? []
+            if let variant = compiled.variant { variants.append(variant) }
             if compiled.variant?.mayReturnOtherStrings ?? !compiled.expression.isLiteral {
                 mayReturnOtherStrings = true
             }
@@ -140,10 +143,7 @@ extension TargetingCompiler {
                 literalWeight = nil
             }
         }
-        let literals = parts.compactMap(\.expression.literalValue)
-        let expression: Expression =
-            literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
-        return CompiledBucket(expression: expression, variant: parts[0], literalWeight: literalWeight)
+        return CompiledBucket(expression: Self.array(of: parts), variant: parts[0], literalWeight: literalWeight)
     }
 
     /// Reports a literal weight flagd refuses (or changes); returns the weight it counts.

@@ -3,7 +3,7 @@
 ///
 /// One compiler compiles one rule (and the evaluators it reaches through `$ref`, each once).
 struct TargetingCompiler {
-    typealias Path = [TargetingPathComponent]
+    typealias Path = TargetingPath
 
     /// How deeply a rule may nest, `$ref`s included, before it is an error.
     static let maximumDepth = 256
@@ -52,7 +52,7 @@ struct TargetingCompiler {
     mutating func report(_ severity: TargetingCompileProblem.Severity, at path: Path, _ message: String) {
         problems.append(
             TargetingCompileProblem(
-                severity: severity, path: path, evaluatorName: evaluatorStack.last, message: message))
+                severity: severity, path: path.components, evaluatorName: evaluatorStack.last, message: message))
     }
 
     /// Compiles `value`, found at `path`.
@@ -77,10 +77,7 @@ struct TargetingCompiler {
                     parts.append(compile(element, at: path.appending(.index(index))))
                 }
             }
-            let literals = parts.compactMap(\.expression.literalValue)
-            let expression: Expression =
-                literals.count == parts.count ? .literal(.array(literals)) : .array(parts.map(\.expression))
-            return .computed(expression, mayReturnStrings: false)
+            return .computed(Self.array(of: parts), mayReturnStrings: false)
         case .object(let members) where members.count == 1:
             let (name, argument) = members.first!
             return compileOperator(name, argument, at: path.appending(.key(name)))
@@ -94,13 +91,20 @@ struct TargetingCompiler {
         guard case .string(let text) = value else { return .computed(.literal(value), mayReturnStrings: false) }
         return Compiled(
             expression: .literal(value),
-            stringResults: [TargetingStringResult(value: text, path: path, evaluatorName: evaluatorStack.last)],
+            stringResults: [TargetingStringResult(value: text, location: path, evaluatorName: evaluatorStack.last)],
             mayReturnOtherStrings: false)
+    }
+
+    /// An array of `parts`: a literal when every part is one.
+    static func array(of parts: [Compiled]) -> Expression {
+        let expressions = parts.map(\.expression)
+        return expressions.literalValues.map { .literal(.array($0)) } ?? .array(expressions)
     }
 
     /// Compiles each argument.
     mutating func compileAll(_ arguments: [Argument]) -> [Compiled] {
         var parts: [Compiled] = []
+        parts.reserveCapacity(arguments.count)
         for argument in arguments { parts.append(compile(argument.value, at: argument.path)) }
         return parts
     }
@@ -137,7 +141,7 @@ struct TargetingCompiler {
         if let compiled = compiledEvaluators[name] { return compiled }
         guard let body = evaluators[name] else { return nil }
         evaluatorStack.append(name)
-        let compiled = compile(body, at: [])
+        let compiled = compile(body, at: .root)
         evaluatorStack.removeLast()
         compiledEvaluators[name] = compiled
         return compiled

@@ -99,11 +99,10 @@ final class FractionalExpression: Expression, @unchecked Sendable {  // immutabl
         self.arguments = arguments
         computedArguments = nil
         self.hashing = hashing
-        let literals = arguments.compactMap(\.literalValue)
-        let tailLiterals = arguments.dropFirst().compactMap(\.literalValue)
-        literalTail = tailLiterals.count == arguments.count - 1 ? tailLiterals : nil
+        let literals = arguments.literalValues
+        literalTail = literals.map { Array($0.dropFirst()) } ?? arguments.dropFirst().literalValues
         tail = literalTail.map { .read(Distribution($0[...], hashing: hashing)) } ?? .computed
-        whole = literals.count == arguments.count ? .read(Distribution(literals[...], hashing: hashing)) : .computed
+        whole = literals.map { .read(Distribution($0[...], hashing: hashing)) } ?? .computed
         if case .string(let key)? = arguments.first?.literalValue {
             constantKeyHash = MurmurHash3.hash(key)
         } else {

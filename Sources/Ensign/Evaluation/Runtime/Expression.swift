@@ -86,3 +86,17 @@ final class ArrayExpression: Expression, @unchecked Sendable {  // immutable: se
         return .array(values)
     }
 }
+
+extension Collection<Expression> {
+    /// Each expression's constant value, when every one is a literal; built in one allocation
+    /// (the compiler asks this at every array, and `compactMap` grows its result step by step).
+    var literalValues: [JSONValue]? {
+        var values: [JSONValue] = []
+        values.reserveCapacity(count)
+        for expression in self {
+            guard let value = expression.literalValue else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+}
