@@ -74,7 +74,10 @@ struct VariablePath: Sendable {
         case .double(let double)?: text = GoNumberText.fixedText(for: double)
         case let other?: text = other.javaScriptString
         }
-        let parts = text.split(separator: ".").map(Component.init)
+        // Most paths are one attribute name: `split` costs a twentieth of compiling a small rule.
+        let parts =
+            text.isEmpty || text.utf8.contains(UInt8(ascii: "."))
+            ? text.split(separator: ".").map(Component.init) : [Component(text[...])]
         components = parts
         // Exact names: Swift's `==` would take "targeting\u{212A}ey" (a Kelvin sign) for "targetingKey".
         func component(_ index: Int, is name: String) -> Bool {
