@@ -9,45 +9,62 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends the value as compact JSON, as UTF-8 bytes in one pass (loading compacts a
-    /// thousand targeting rules with it). With `sortingMembers` off, object members come in
-    /// storage order: the same value when read back, without sorting every object's keys.
+    /// Appends the value as compact JSON, as UTF-8 bytes in one pass. With `sortingMembers`
+    /// off, object members come in storage order: the same value when read back, without
+    /// sorting every object's keys.
     func appendJSON(to output: inout [UInt8], sortingMembers: Bool) {
+        _ = appendJSON(to: &output, sortingMembers: sortingMembers, exactOnly: false)
+    }
+
+    /// Appends the value as compact JSON in storage order and returns whether the text reads
+    /// back as this very value: `false`, with the text unfinished, at the first double JSON
+    /// cannot write as it is (an infinity, NaN or `-0.0`). Loading keeps a thousand targeting
+    /// rules as text with it, in one walk of each.
+    func appendExactJSON(to output: inout [UInt8]) -> Bool {
+        appendJSON(to: &output, sortingMembers: false, exactOnly: true)
+    }
+
+    private func appendJSON(to output: inout [UInt8], sortingMembers: Bool, exactOnly: Bool) -> Bool {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): output.append(contentsOf: String(value).utf8)
-        case .double(let value): output.append(contentsOf: Self.jsonNumberText(value).utf8)
+        case .double(let value):
+            if exactOnly, !value.isFinite || (value == 0 && value.sign == .minus) { return false }
+            output.append(contentsOf: Self.jsonNumberText(value).utf8)
         case .string(let value): Self.appendQuoted(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.appendJSON(to: &output, sortingMembers: sortingMembers)
+                guard element.appendJSON(to: &output, sortingMembers: sortingMembers, exactOnly: exactOnly) else {
+                    return false
+                }
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            func appendMember(_ key: String, _ value: JSONValue, first: Bool) {
+            func appendMember(_ key: String, _ value: JSONValue, first: Bool) -> Bool {
                 if !first { output.append(UInt8(ascii: ",")) }
                 Self.appendQuoted(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                value.appendJSON(to: &output, sortingMembers: sortingMembers)
+                return value.appendJSON(to: &output, sortingMembers: sortingMembers, exactOnly: exactOnly)
             }
             if sortingMembers {
                 for (index, key) in members.keys.sorted().enumerated() {
-                    appendMember(key, members[key]!, first: index == 0)
+                    guard appendMember(key, members[key]!, first: index == 0) else { return false }
                 }
             } else {
                 // Storage order: no array of keys, and no lookup for each member.
                 var first = true
                 for (key, value) in members {
-                    appendMember(key, value, first: first)
+                    guard appendMember(key, value, first: first) else { return false }
                     first = false
                 }
             }
             output.append(UInt8(ascii: "}"))
         }
+        return true
     }
 
     static func jsonNumberText(_ value: Double) -> String {
@@ -62,9 +79,16 @@ extension JSONValue {
     /// bytes of its UTF-8 as they are.
     static func appendQuoted(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most text needs no escape: then it goes in whole, not a byte at a time.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: string.utf8)
+        // Most text needs no escape: then it goes in whole, checked and copied as a buffer (a
+        // short string's bytes are copied out of line once), not through its view a byte at a time.
+        var string = string
+        let isPlain = string.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if isPlain {
             output.append(UInt8(ascii: "\""))
             return
         }

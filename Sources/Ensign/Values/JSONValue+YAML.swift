@@ -15,14 +15,23 @@ extension JSONValue {
             }
         case .sequence(let elements):
             self = .array(elements.map(JSONValue.init))
+        case .mapping(let entries) where entries.count == 1:
+            // An operation in a targeting rule: built whole, where reserving room first in an
+            // empty dictionary costs a resize.
+            self = .object([Self.memberName(of: entries[0].key): JSONValue(entries[0].value)])
         case .mapping(let entries):
             var members: [String: JSONValue] = [:]
             members.reserveCapacity(entries.count)
             for entry in entries {
-                members[entry.key.scalarText ?? JSONValue(entry.key).jsonText] = JSONValue(entry.value)
+                members[Self.memberName(of: entry.key)] = JSONValue(entry.value)
             }
             self = .object(members)
         }
+    }
+
+    /// The member name a mapping's key gives: a scalar's text, or another key's JSON text.
+    private static func memberName(of key: YAMLNode) -> String {
+        key.scalarText ?? JSONValue(key).jsonText
     }
 
     /// A YAML node for this value, for writing overlay files.

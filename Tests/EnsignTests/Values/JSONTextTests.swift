@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import EnsignYAML
 import Foundation
 import Testing
@@ -23,6 +24,42 @@ struct JSONTextTests {
         value.appendJSON(to: &bytes, sortingMembers: false)
         let node = try #require(try YAMLParser().documents(fromJSON: bytes, file: "t.json").first)
         #expect(JSONValue(node) == value)
+    }
+
+    @Test("Exact text is the storage-order text, refused exactly when some double would not read back")
+    func exactTextOrRefusal() {
+        var generator = SplitMix64(seed: 23)
+        let doubles: [Double] = [0.5, -2, 1e300, .infinity, -.infinity, .nan, -0.0, 0]
+        func randomValue(depth: Int) -> JSONValue {
+            switch generator.next() % (depth > 2 ? 4 : 6) {
+            case 0: return .int(Int(truncatingIfNeeded: generator.next()))
+            case 1: return .double(doubles[Int(generator.next() % UInt64(doubles.count))])
+            case 2: return .string(generator.next() % 2 == 0 ? "on" : "a\"b")
+            case 3: return generator.next() % 2 == 0 ? .null : .bool(true)
+            case 4: return .array((0..<Int(generator.next() % 4)).map { _ in randomValue(depth: depth + 1) })
+            default:
+                return .object(
+                    Dictionary(
+                        (0..<Int(generator.next() % 4)).map { ("k\($0)", randomValue(depth: depth + 1)) },
+                        uniquingKeysWith: { first, _ in first }))
+            }
+        }
+        func isExact(_ value: JSONValue) -> Bool {
+            switch value {
+            case .double(let number): return number.isFinite && !(number == 0 && number.sign == .minus)
+            case .array(let elements): return elements.allSatisfy(isExact)
+            case .object(let members): return members.values.allSatisfy(isExact)
+            default: return true
+            }
+        }
+        for _ in 0..<3_000 {
+            let value = randomValue(depth: 0)
+            var (exact, plain): ([UInt8], [UInt8]) = ([], [])
+            let isWritten = value.appendExactJSON(to: &exact)
+            value.appendJSON(to: &plain, sortingMembers: false)
+            #expect(isWritten == isExact(value), "\(value)")
+            if isWritten { #expect(exact == plain, "\(value)") }
+        }
     }
 
     @Test("Every string is quoted as a byte-by-byte escaper quotes it, with and without characters to escape")

@@ -46,13 +46,12 @@ extension FlagDefinition {
         /// The compact form of `value` when its JSON text reads back as the same value: not when
         /// it holds a double JSON cannot write as it is (an infinity, NaN or `-0.0`).
         init(compacting value: JSONValue) {
-            guard value.hasExactJSONText else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(256)
+            guard value.appendExactJSON(to: &bytes) else {
                 self = .value(value)
                 return
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(256)
-            value.appendJSON(to: &bytes, sortingMembers: false)
             self = .text(String(decoding: bytes, as: UTF8.self))
         }
 
@@ -66,19 +65,6 @@ extension FlagDefinition {
                 let node = try? YAMLParser().documents(fromJSON: Array(text.utf8), file: "").first
                 return node.map(JSONValue.init) ?? .null
             }
-        }
-    }
-}
-
-extension JSONValue {
-    /// Whether ``appendJSON(to:sortingMembers:)`` reads back as this very value (every double
-    /// finite and not `-0.0`).
-    fileprivate var hasExactJSONText: Bool {
-        switch self {
-        case .null, .bool, .int, .string: return true
-        case .double(let value): return value.isFinite && !(value == 0 && value.sign == .minus)
-        case .array(let elements): return elements.allSatisfy(\.hasExactJSONText)
-        case .object(let members): return members.values.allSatisfy(\.hasExactJSONText)
         }
     }
 }
