@@ -59,17 +59,20 @@ package struct TargetingRule: Sendable {
 
     // The rule's JSON is not kept: a loaded definition keeps it as written (as text), and a
     // copy here would hold the whole tree of values for every targeted flag.
-    private init(options: TargetingOptions, compiled: TargetingCompiler.Compiled, warnings: [TargetingCompileProblem]) {
+    private init(
+        options: TargetingOptions, compiled: TargetingCompiler.Compiled, results: ArraySlice<TargetingStringResult>,
+        warnings: [TargetingCompileProblem]
+    ) {
         self.options = options
         self.warnings = warnings
         self.expression = compiled.expression
-        self.possibleStringResults = Self.unique(compiled.stringResults)
+        self.possibleStringResults = Self.unique(results)
         self.canReturnComputedStrings = compiled.mayReturnOtherStrings
     }
 
     /// `results` without repeats, in order: a rule has a handful, compared in place, where
     /// hashing their paths into a set cost a tenth of compiling a rule; many go through a set.
-    private static func unique(_ results: [TargetingStringResult]) -> [TargetingStringResult] {
+    private static func unique(_ results: ArraySlice<TargetingStringResult>) -> [TargetingStringResult] {
         guard results.count > 16 else {
             var unique: [TargetingStringResult] = []
             unique.reserveCapacity(results.count)
@@ -106,7 +109,8 @@ package struct TargetingRule: Sendable {
         guard !problems.contains(where: { $0.severity == .error }) else {
             return TargetingCompilation(rule: nil, problems: problems)
         }
-        let result = TargetingRule(options: options, compiled: compiled, warnings: problems)
+        let result = TargetingRule(
+            options: options, compiled: compiled, results: compiler.stringResults[compiled.results], warnings: problems)
         return TargetingCompilation(rule: result, problems: problems)
     }
 

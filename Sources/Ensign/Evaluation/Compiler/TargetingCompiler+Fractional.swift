@@ -88,7 +88,7 @@ extension TargetingCompiler {
                     "the 'fractional' weights add up to \(total), more than \(Int32.max); it always evaluates to null")
             }
         }
-        var compiled = Compiled.oneOf(
+        var compiled = oneOf(
             FractionalExpression(arguments: expressions, hashing: options.fractionalHashing), variants)
         compiled.mayReturnOtherStrings = compiled.mayReturnOtherStrings || mayReturnOtherStrings
         return compiled

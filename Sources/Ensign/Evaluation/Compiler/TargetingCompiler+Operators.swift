@@ -44,15 +44,17 @@ extension TargetingCompiler {
             switch name {
             case "if", "?:":
                 let parts = compileAll(arguments)
-                let branches = parts.indices.filter { $0 % 2 == 1 || ($0 == parts.count - 1 && parts.count % 2 == 1) }
-                return .oneOf(.conditional(parts.map(\.expression)), branches.map { parts[$0] })
+                let branches = parts.indices.lazy
+                    .filter { $0 % 2 == 1 || ($0 == parts.count - 1 && parts.count % 2 == 1) }
+                    .map { parts[$0] }
+                return oneOf(.conditional(parts.map(\.expression)), branches)
             case "and", "or":
                 if arguments.isEmpty {
                     report(.warning, at: path, "'\(name)' of no arguments always evaluates to null")
                 }
                 let parts = compileAll(arguments)
                 let operands = parts.map(\.expression)
-                return .oneOf(name == "and" ? .and(operands) : .or(operands), parts)
+                return oneOf(name == "and" ? .and(operands) : .or(operands), parts)
             default:
                 return compileIteration(name, arguments, at: path)
             }
@@ -136,7 +138,7 @@ extension TargetingCompiler {
             }
         }
         switch operation {
-        case .log: return .oneOf(expression, Array(parts.prefix(1)))
+        case .log: return oneOf(expression, parts.prefix(1))
         case .concatenate, .substring: return .computed(expression, mayReturnStrings: true)
         default: return .computed(expression, mayReturnStrings: false)
         }
@@ -232,14 +234,14 @@ extension TargetingCompiler {
             case .string?:
                 let node = VariableExpression(
                     path: VariablePath(key: key.expression.literalValue), fallback: fallback?.expression)
-                compiled = .oneOf(node, fallback.map { [$0] } ?? [])
+                compiled = oneOf(node, fallback.map { [$0] } ?? [])
             case let literal? where elements.count <= 2:
                 let message = "'var' needs a path that is text, not \(GoJsonLogic.describe(literal))"
                 report(.warning, at: arguments[0].path, message + Self.failureConsequence)
                 return .computed(FailingExpression(message), mayReturnStrings: false)
             default:
                 let list: Expression = .array(parts.map(\.expression))
-                compiled = .oneOf(ComputedVariableExpression(key: list), fallback.map { [$0] } ?? [])
+                compiled = oneOf(ComputedVariableExpression(key: list), fallback.map { [$0] } ?? [])
             }
             compiled.mayReturnOtherStrings = true
             return compiled
@@ -314,7 +316,7 @@ extension TargetingCompiler {
             kind: kind, source: parts[0].expression, sourceIsCollection: sourceIsCollection, body: part(1),
             bodyFailure: bodyFailure, initial: part(2))
         guard kind == .reduce else { return .computed(expression, mayReturnStrings: false) }
-        var compiled = Compiled.oneOf(expression, Array(parts.dropFirst(2)))
+        var compiled = oneOf(expression, parts.dropFirst(2))
         compiled.mayReturnOtherStrings = true
         return compiled
     }

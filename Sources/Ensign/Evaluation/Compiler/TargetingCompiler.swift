@@ -11,21 +11,15 @@ struct TargetingCompiler {
     /// A compiled sub-rule and what it can evaluate to.
     struct Compiled {
         var expression: Expression
-        /// Literal strings this sub-rule can evaluate to.
-        var stringResults: [TargetingStringResult]
+        /// Where the literal strings this sub-rule can evaluate to are in the compiler's
+        /// ``TargetingCompiler/stringResults``.
+        var results: Range<Int>
         /// Whether it can also evaluate to strings that are not literals in the rule.
         var mayReturnOtherStrings: Bool
 
         /// A sub-rule whose possible results are not known strings.
         static func computed(_ expression: Expression, mayReturnStrings: Bool) -> Compiled {
-            Compiled(expression: expression, stringResults: [], mayReturnOtherStrings: mayReturnStrings)
-        }
-
-        /// A sub-rule that evaluates to one of `parts`.
-        static func oneOf(_ expression: Expression, _ parts: [Compiled]) -> Compiled {
-            Compiled(
-                expression: expression, stringResults: parts.flatMap(\.stringResults),
-                mayReturnOtherStrings: parts.contains { $0.mayReturnOtherStrings })
+            Compiled(expression: expression, results: 0..<0, mayReturnOtherStrings: mayReturnStrings)
         }
     }
 
@@ -38,6 +32,9 @@ struct TargetingCompiler {
     let evaluators: [String: JSONValue]
     let options: TargetingOptions
     private(set) var problems: [TargetingCompileProblem] = []
+    /// Every literal string result found, each sub-rule's as a range: one array for the rule,
+    /// where an array per literal and per operator cost a tenth of compiling a small rule.
+    private(set) var stringResults: [TargetingStringResult] = []
     private var compiledEvaluators: [String: Compiled] = [:]
     /// The evaluators being compiled, outermost first: the last one is where paths are relative to.
     private var evaluatorStack: [String] = []
@@ -87,12 +84,40 @@ struct TargetingCompiler {
     }
 
     /// A constant found (or computed at compile time) at `path`.
-    func literal(_ value: JSONValue, at path: Path) -> Compiled {
+    mutating func literal(_ value: JSONValue, at path: Path) -> Compiled {
         guard case .string(let text) = value else { return .computed(.literal(value), mayReturnStrings: false) }
+        stringResults.append(TargetingStringResult(value: text, location: path, evaluatorName: evaluatorStack.last))
         return Compiled(
-            expression: .literal(value),
-            stringResults: [TargetingStringResult(value: text, location: path, evaluatorName: evaluatorStack.last)],
+            expression: .literal(value), results: (stringResults.count - 1)..<stringResults.count,
             mayReturnOtherStrings: false)
+    }
+
+    /// A sub-rule that evaluates to one of `parts`: their results, in order, as one range (the
+    /// parts' own when they lie next to each other, as they usually do, else copied after them).
+    mutating func oneOf(_ expression: Expression, _ parts: some Collection<Compiled>) -> Compiled {
+        var results: Range<Int>?
+        var isContiguous = true
+        for part in parts where !part.results.isEmpty {
+            guard let current = results else {
+                results = part.results
+                continue
+            }
+            guard current.upperBound == part.results.lowerBound else {
+                isContiguous = false
+                break
+            }
+            results = current.lowerBound..<part.results.upperBound
+        }
+        if !isContiguous {
+            let start = stringResults.count
+            for part in parts {
+                for index in part.results { stringResults.append(stringResults[index]) }
+            }
+            results = start..<stringResults.count
+        }
+        return Compiled(
+            expression: expression, results: results ?? 0..<0,
+            mayReturnOtherStrings: parts.contains { $0.mayReturnOtherStrings })
     }
 
     /// An array of `parts`: a literal when every part is one.
