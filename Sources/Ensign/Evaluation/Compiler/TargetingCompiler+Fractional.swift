@@ -124,6 +124,13 @@ extension TargetingCompiler {
                 .warning, at: bucket.path.appending(.index(2)),
                 "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
         }
+        if depth < Self.maximumDepth, !items.contains(where: \.isCollection) {
+            // Plain values, the usual `["on", 25]`: the bucket is the literal it is written as,
+            // and only the variant is compiled (for the results it adds).
+            let variant = compile(items[0], at: bucket.path.appending(.index(0)))
+            let literalWeight = items.count > 1 ? checkWeight(items[1], at: bucket.path.appending(.index(1))) : 1
+            return CompiledBucket(expression: .literal(bucket.value), variant: variant, literalWeight: literalWeight)
+        }
         let parts = items.indices.map { compile(items[$0], at: bucket.path.appending(.index($0))) }
         switch parts[0].expression.literalValue {
         case .array?, .object?:

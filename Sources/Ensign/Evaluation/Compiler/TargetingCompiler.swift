@@ -38,7 +38,7 @@ struct TargetingCompiler {
     private var compiledEvaluators: [String: Compiled] = [:]
     /// The evaluators being compiled, outermost first: the last one is where paths are relative to.
     private var evaluatorStack: [String] = []
-    private var depth = 0
+    private(set) var depth = 0
 
     init(evaluators: [String: JSONValue], options: TargetingOptions) {
         self.evaluators = evaluators
@@ -62,12 +62,16 @@ struct TargetingCompiler {
         }
         switch value {
         case .array(let elements):
+            // A plain value in an array is its own literal, and an array's possible results
+            // are not listed: an array of plain values is the literal it is written as (below
+            // the depth limit, which compiling an element reports).
+            if depth < Self.maximumDepth, !elements.contains(where: \.isCollection) {
+                return .computed(.literal(value), mayReturnStrings: false)
+            }
             var parts: [Compiled] = []
             parts.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                // A plain value in an array is its own literal, and an array's possible results
-                // are not listed: no path to build for it (below the depth limit, which compiling
-                // it reports).
+                // No path to build for a plain value.
                 if !element.isCollection, depth < Self.maximumDepth {
                     parts.append(.computed(.literal(element), mayReturnStrings: false))
                 } else {
@@ -202,7 +206,7 @@ struct TargetingCompiler {
 
 extension JSONValue {
     /// Whether the value is an array or an object (which may hold operations).
-    fileprivate var isCollection: Bool {
+    var isCollection: Bool {
         switch self {
         case .array, .object: return true
         default: return false
