@@ -103,6 +103,13 @@ package struct TargetingRule: Sendable {
     package static func compile(
         _ rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) -> TargetingCompilation {
+        compile(RuleTree(rule), evaluators: evaluators, options: options)
+    }
+
+    /// Compiles `rule` as a loader read it.
+    static func compile(
+        _ rule: RuleTree, evaluators: [String: JSONValue], options: TargetingOptions
+    ) -> TargetingCompilation {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
         let compiled = compiler.compile(rule, at: .root)
         let problems = compiler.problems

@@ -30,7 +30,7 @@ extension JSONValue {
     }
 
     /// The member name a mapping's key gives: a scalar's text, or another key's JSON text.
-    private static func memberName(of key: YAMLNode) -> String {
+    static func memberName(of key: YAMLNode) -> String {
         key.scalarText ?? JSONValue(key).jsonText
     }
 

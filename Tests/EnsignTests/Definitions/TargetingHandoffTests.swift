@@ -46,9 +46,9 @@ struct TargetingHandoffTests {
         #expect(definition.targeting == nil, "nothing is read back before the rule is compiled")
         #expect(definition.targetingLocation == node.location)
         definition.publishTargeting(
-            CompiledTargeting(rule: nil, problem: "first", written: .string("a"), warnings: [], errors: []))
+            CompiledTargeting(rule: nil, problem: "first", written: .scalar(.string("a")), warnings: [], errors: []))
         definition.publishTargeting(
-            CompiledTargeting(rule: nil, problem: "second", written: .string("b"), warnings: [], errors: []))
+            CompiledTargeting(rule: nil, problem: "second", written: .scalar(.string("b")), warnings: [], errors: []))
         #expect(definition.targetingProblem == "first")
         #expect(definition.targeting?.value == .string("a"))
     }

@@ -45,11 +45,11 @@ extension FlagDefinition {
 
         /// The compact form of `value` when its JSON text reads back as the same value: not when
         /// it holds a double JSON cannot write as it is (an infinity, NaN or `-0.0`).
-        init(compacting value: JSONValue) {
+        init(compacting rule: RuleTree) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(256)
-            guard value.appendExactJSON(to: &bytes) else {
-                self = .value(value)
+            guard rule.appendExactJSON(to: &bytes) else {
+                self = .value(rule.value)
                 return
             }
             self = .text(String(decoding: bytes, as: UTF8.self))

@@ -87,7 +87,7 @@ final class CompiledTargeting: Sendable {
     let warnings: [Diagnostic]
     let errors: [Diagnostic]
 
-    init(rule: TargetingRule?, problem: String?, written: JSONValue?, warnings: [Diagnostic], errors: [Diagnostic]) {
+    init(rule: TargetingRule?, problem: String?, written: RuleTree?, warnings: [Diagnostic], errors: [Diagnostic]) {
         self.rule = rule?.withoutFindings
         self.problem = problem
         self.written = written.map(FlagDefinition.WrittenRule.init(compacting:))

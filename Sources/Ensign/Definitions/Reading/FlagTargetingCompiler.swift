@@ -32,14 +32,14 @@ struct FlagTargetingCompiler {
     /// reported here and kept in the result too.
     mutating func compile(_ definition: FlagDefinition, rule node: YAMLNode) -> CompiledTargeting {
         let (warningCount, errorCount) = (warnings.count, errors.count)
-        let targeting = JSONValue(node)
+        let targeting = RuleTree(node)
         func compiled(_ rule: TargetingRule?, problem: String?) -> CompiledTargeting {
             CompiledTargeting(
                 rule: rule, problem: problem, written: targeting, warnings: Array(warnings[warningCount...]),
                 errors: Array(errors[errorCount...]))
         }
         // flagd reads `targeting: {}` as no targeting.
-        if targeting == .object([:]) { return compiled(nil, problem: nil) }
+        if case .object(let members) = targeting, members.isEmpty { return compiled(nil, problem: nil) }
         let compilation = TargetingRule.compile(targeting, evaluators: evaluators, options: options)
         var reasons: [String] = []
         for problem in compilation.problems {

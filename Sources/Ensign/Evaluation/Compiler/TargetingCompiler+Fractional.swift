@@ -3,9 +3,9 @@ extension TargetingCompiler {
     ///
     /// Nothing about `fractional` is an error: flagd evaluates a malformed one to `null`, so a
     /// problem seen here is a warning saying so, and the rule still compiles.
-    mutating func compileFractional(_ argument: JSONValue, _ arguments: [Argument], at path: Path) -> Compiled {
-        guard case .array = argument else {
-            if case .object(let members) = argument, members.count == 1 {
+    mutating func compileFractional(_ argument: RuleTree, _ arguments: [Argument], at path: Path) -> Compiled {
+        guard argument.isArray else {
+            if case .operation = argument {
                 // flagd evaluates the operation and reads its value as the argument list.
                 let list = compile(argument, at: path)
                 var compiled = Compiled.computed(
@@ -16,7 +16,7 @@ extension TargetingCompiler {
             }
             report(
                 .warning, at: path,
-                "'fractional' takes an array (an optional bucketing key, then [variant, weight] buckets), not \(argument.jsonText); it always evaluates to null"
+                "'fractional' takes an array (an optional bucketing key, then [variant, weight] buckets), not \(argument.value.jsonText); it always evaluates to null"
             )
             return .computed(.literal(.null), mayReturnStrings: false)
         }
@@ -32,19 +32,19 @@ extension TargetingCompiler {
         var mayReturnOtherStrings = false
         var buckets = arguments[...]
         switch first.value {
-        case .array:
+        case .array, .values:
             break
-        case .null:
+        case .scalar(.null):
             buckets.removeFirst()
             expressions.append(.literal(.null))
-        case .string(let key):
+        case .scalar(.string(let key)):
             report(
                 .warning, at: first.path,
                 "the bucketing key \"\(key)\" is a constant, so every subject lands in the same bucket; use an expression such as {\"var\": \"email\"}"
             )
             buckets.removeFirst()
-            expressions.append(.literal(first.value))
-        case .object(let members) where members.count == 1:
+            expressions.append(.literal(first.value.value))
+        case .operation:
             // A string bucketing key, or null for the targeting key; another value is read as a bucket.
             expressions.append(compile(first.value, at: first.path).expression)
             buckets.removeFirst()
@@ -52,10 +52,10 @@ extension TargetingCompiler {
         default:
             report(
                 .warning, at: first.path,
-                "the first element of 'fractional' is \(first.value.jsonText), neither a bucketing key nor a [variant, weight] bucket; flagd reads it as a bucket, so 'fractional' always evaluates to null"
+                "the first element of 'fractional' is \(first.value.value.jsonText), neither a bucketing key nor a [variant, weight] bucket; flagd reads it as a bucket, so 'fractional' always evaluates to null"
             )
             buckets.removeFirst()
-            expressions.append(.literal(first.value))
+            expressions.append(.literal(first.value.value))
         }
         if buckets.isEmpty {
             report(
@@ -103,12 +103,19 @@ extension TargetingCompiler {
     }
 
     private mutating func compileBucket(_ bucket: Argument) -> CompiledBucket {
-        guard case .array(let items) = bucket.value else {
+        if case .values(let values) = bucket.value, (1...2).contains(values.count), depth < Self.maximumDepth {
+            // Plain values, the usual `["on", 25]`: the bucket is the literal it is written as,
+            // and only the variant is compiled (for the results it adds).
+            let variant = compile(.scalar(values[0]), at: bucket.path.appending(.index(0)))
+            let literalWeight = values.count > 1 ? checkWeight(values[1], at: bucket.path.appending(.index(1))) : 1
+            return CompiledBucket(expression: .literal(.array(values)), variant: variant, literalWeight: literalWeight)
+        }
+        guard let items = bucket.value.elements else {
             let compiled = compile(bucket.value, at: bucket.path)
             if compiled.expression.isLiteral {
                 report(
                     .warning, at: bucket.path,
-                    "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.jsonText); 'fractional' always evaluates to null"
+                    "a 'fractional' bucket must be an array [variant, weight], not \(bucket.value.value.jsonText); 'fractional' always evaluates to null"
                 )
             }
             return CompiledBucket(expression: compiled.expression, variant: nil, literalWeight: nil)
@@ -117,19 +124,12 @@ extension TargetingCompiler {
             report(
                 .warning, at: bucket.path,
                 "a 'fractional' bucket needs a variant: [variant, weight]; 'fractional' always evaluates to null")
-            return CompiledBucket(expression: .literal(bucket.value), variant: nil, literalWeight: nil)
+            return CompiledBucket(expression: .literal(bucket.value.value), variant: nil, literalWeight: nil)
         }
         if items.count > 2 {
             report(
                 .warning, at: bucket.path.appending(.index(2)),
                 "a 'fractional' bucket is [variant, weight]; extra elements are ignored")
-        }
-        if depth < Self.maximumDepth, !items.contains(where: \.isCollection) {
-            // Plain values, the usual `["on", 25]`: the bucket is the literal it is written as,
-            // and only the variant is compiled (for the results it adds).
-            let variant = compile(items[0], at: bucket.path.appending(.index(0)))
-            let literalWeight = items.count > 1 ? checkWeight(items[1], at: bucket.path.appending(.index(1))) : 1
-            return CompiledBucket(expression: .literal(bucket.value), variant: variant, literalWeight: literalWeight)
         }
         let parts = items.indices.map { compile(items[$0], at: bucket.path.appending(.index($0))) }
         switch parts[0].expression.literalValue {

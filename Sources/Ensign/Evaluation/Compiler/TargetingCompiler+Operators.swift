@@ -8,11 +8,11 @@ extension TargetingCompiler {
         /// Any other value.
         case value
 
-        init(_ operand: JSONValue) {
+        init(_ operand: RuleTree) {
             switch operand {
-            case .array: self = .list
-            case .object(let members) where members.count == 1: self = .operation
-            default: self = .value
+            case .array, .values: self = .list
+            case .operation: self = .operation
+            case .scalar, .object: self = .value
             }
         }
     }
@@ -27,7 +27,7 @@ extension TargetingCompiler {
     /// evaluator, nesting too deep. Everything else compiles, and what looks wrong is a
     /// warning: flagd evaluates it (to `null`, to a value, or to an evaluation failure that
     /// reads `PARSE_ERROR`), and only when the rule reaches it.
-    mutating func compileOperator(_ name: String, _ argument: JSONValue, at path: Path) -> Compiled {
+    mutating func compileOperator(_ name: String, _ argument: RuleTree, at path: Path) -> Compiled {
         let shape = OperandShape(argument)
         let arguments = Self.arguments(of: argument, at: path)
         // Operator names are ASCII, where Swift's `==` is byte equality; a name with any other
@@ -75,6 +75,7 @@ extension TargetingCompiler {
                     ComputedOperandsExpression(operation, operand.expression),
                     mayReturnStrings: operation == .concatenate || operation == .substring || operation == .log)
             case .value:
+                let argument = argument.value
                 switch operation.rule(forLoneOperand: argument) {
                 case .onlyArgument:
                     return compileOperation(operation, named: name, arguments, at: path)
@@ -107,8 +108,8 @@ extension TargetingCompiler {
 
     /// An operator flagd cannot evaluate with `argument`: the operand is still compiled, so that
     /// problems inside it are reported, and the operator fails where the rule reaches it.
-    private mutating func compileFailing(_ name: String, _ argument: JSONValue, at path: Path) -> Compiled {
-        let message = "'\(name)' takes an array of arguments, not \(GoJsonLogic.describe(argument))"
+    private mutating func compileFailing(_ name: String, _ argument: RuleTree, at path: Path) -> Compiled {
+        let message = "'\(name)' takes an array of arguments, not \(GoJsonLogic.describe(argument.value))"
         report(.warning, at: path, message + Self.failureConsequence)
         _ = compile(argument, at: path)
         return .computed(FailingExpression(message), mayReturnStrings: false)
@@ -214,9 +215,10 @@ extension TargetingCompiler {
 
     /// `var`: a path (text or a number), `[path]`, `[path, fallback]`, or an operation whose
     /// value is one of these.
-    private mutating func compileVariable(_ argument: JSONValue, _ arguments: [Argument], at path: Path) -> Compiled {
+    private mutating func compileVariable(_ argument: RuleTree, _ arguments: [Argument], at path: Path) -> Compiled {
         switch argument {
-        case .array(let elements):
+        case .array, .values:
+            let elements = arguments
             let parts = compileAll(arguments)
             guard let key = parts.first else {
                 return .computed(
@@ -245,16 +247,15 @@ extension TargetingCompiler {
             }
             compiled.mayReturnOtherStrings = true
             return compiled
-        case .object(let members) where members.count == 1:
+        case .operation:
             return .computed(
                 ComputedVariableExpression(key: compile(argument, at: path).expression), mayReturnStrings: true)
-        case .bool, .object:
-            let message = "'var' needs a path that is text or a number, not \(GoJsonLogic.describe(argument))"
+        case .scalar(.bool), .object:
+            let message = "'var' needs a path that is text or a number, not \(GoJsonLogic.describe(argument.value))"
             report(.warning, at: path, message + Self.failureConsequence)
             return .computed(FailingExpression(message), mayReturnStrings: false)
-        default:
-            return .computed(
-                VariableExpression(path: VariablePath(key: argument), fallback: nil), mayReturnStrings: true)
+        case .scalar(let key):
+            return .computed(VariableExpression(path: VariablePath(key: key), fallback: nil), mayReturnStrings: true)
         }
     }
 
@@ -284,25 +285,22 @@ extension TargetingCompiler {
             report(.warning, at: path, "'\(name)' takes \(needed) arguments; flagd ignores the rest")
         }
         let source = arguments[0].value
-        let sourceIsCollection: Bool
-        switch source {
-        case .array, .object: sourceIsCollection = true
-        default:
-            sourceIsCollection = false
+        let sourceIsCollection = source.isCollection
+        if !sourceIsCollection {
             report(
                 .warning, at: arguments[0].path,
-                "'\(name)' runs over an array; flagd reads \(GoJsonLogic.describe(source)) as no array at all")
+                "'\(name)' runs over an array; flagd reads \(GoJsonLogic.describe(source.value)) as no array at all")
         }
         var bodyFailure: String?
         if kind != .map, kind != .filter {
             // flagd applies the logic as an operation, which must be an object.
             if parts.count < 2 {
                 bodyFailure = "'\(name)' needs the logic to test each element"
-            } else if case .object = arguments[1].value {
+            } else if arguments[1].value.isObject {
                 bodyFailure = nil
             } else {
                 bodyFailure =
-                    "'\(name)' runs an operation on each element, not \(GoJsonLogic.describe(arguments[1].value))"
+                    "'\(name)' runs an operation on each element, not \(GoJsonLogic.describe(arguments[1].value.value))"
             }
             if let bodyFailure {
                 report(
@@ -321,7 +319,7 @@ extension TargetingCompiler {
         return compiled
     }
 
-    private mutating func compileSemanticVersion(_ argument: JSONValue, _ arguments: [Argument], at path: Path)
+    private mutating func compileSemanticVersion(_ argument: RuleTree, _ arguments: [Argument], at path: Path)
         -> Compiled
     {
         if OperandShape(argument) == .operation {

@@ -25,7 +25,7 @@ struct TargetingCompiler {
 
     /// An operator's argument with its location.
     struct Argument {
-        let value: JSONValue
+        let value: RuleTree
         let path: Path
     }
 
@@ -53,7 +53,7 @@ struct TargetingCompiler {
     }
 
     /// Compiles `value`, found at `path`.
-    mutating func compile(_ value: JSONValue, at path: Path) -> Compiled {
+    mutating func compile(_ value: RuleTree, at path: Path) -> Compiled {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
@@ -61,29 +61,28 @@ struct TargetingCompiler {
             return .computed(.literal(.null), mayReturnStrings: false)
         }
         switch value {
-        case .array(let elements):
-            // A plain value in an array is its own literal, and an array's possible results
-            // are not listed: an array of plain values is the literal it is written as (below
-            // the depth limit, which compiling an element reports).
-            if depth < Self.maximumDepth, !elements.contains(where: \.isCollection) {
-                return .computed(.literal(value), mayReturnStrings: false)
-            }
+        case .values(let values) where depth < Self.maximumDepth:
+            // A plain value in an array is its own literal, and an array's possible results are
+            // not listed: an array of plain values is the literal it is written as (below the
+            // depth limit, which compiling an element reports).
+            return .computed(.literal(.array(values)), mayReturnStrings: false)
+        case .array, .values:
+            let elements = value.elements ?? []
             var parts: [Compiled] = []
             parts.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
                 // No path to build for a plain value.
                 if !element.isCollection, depth < Self.maximumDepth {
-                    parts.append(.computed(.literal(element), mayReturnStrings: false))
+                    parts.append(.computed(.literal(element.value), mayReturnStrings: false))
                 } else {
                     parts.append(compile(element, at: path.appending(.index(index))))
                 }
             }
             return .computed(Self.array(of: parts), mayReturnStrings: false)
-        case .object(let members) where members.count == 1:
-            let (name, argument) = members.first!
-            return compileOperator(name, argument, at: path.appending(.key(name)))
-        default:
-            return literal(value, at: path)
+        case .operation(let name, let operand):
+            return compileOperator(name, operand[0], at: path.appending(.key(name)))
+        case .scalar, .object:
+            return literal(value.value, at: path)
         }
     }
 
@@ -140,8 +139,8 @@ struct TargetingCompiler {
 
     /// The arguments of an operator whose value is `argument` at `path`: the elements of an
     /// array, or the value itself (JsonLogic's shorthand `{"var": "x"}` for `{"var": ["x"]}`).
-    static func arguments(of argument: JSONValue, at path: Path) -> [Argument] {
-        guard case .array(let elements) = argument else { return [Argument(value: argument, path: path)] }
+    static func arguments(of argument: RuleTree, at path: Path) -> [Argument] {
+        guard let elements = argument.elements else { return [Argument(value: argument, path: path)] }
         return elements.enumerated().map { Argument(value: $1, path: path.appending(.index($0))) }
     }
 
@@ -170,15 +169,15 @@ struct TargetingCompiler {
         if let compiled = compiledEvaluators[name] { return compiled }
         guard let body = evaluators[name] else { return nil }
         evaluatorStack.append(name)
-        let compiled = compile(body, at: .root)
+        let compiled = compile(RuleTree(body), at: .root)
         evaluatorStack.removeLast()
         compiledEvaluators[name] = compiled
         return compiled
     }
 
     /// `{"$ref": "name"}`: the evaluator's compiled rule, inlined.
-    mutating func compileReference(_ argument: JSONValue, at path: Path) -> Compiled {
-        guard case .string(let name) = argument else {
+    mutating func compileReference(_ argument: RuleTree, at path: Path) -> Compiled {
+        guard case .scalar(.string(let name)) = argument else {
             report(.error, at: path, "'$ref' takes the name of an entry in $evaluators, a string")
             return .computed(.literal(.null), mayReturnStrings: false)
         }
@@ -201,15 +200,5 @@ struct TargetingCompiler {
             return .computed(.literal(.null), mayReturnStrings: false)
         }
         return compileEvaluator(named: name) ?? .computed(.literal(.null), mayReturnStrings: false)
-    }
-}
-
-extension JSONValue {
-    /// Whether the value is an array or an object (which may hold operations).
-    var isCollection: Bool {
-        switch self {
-        case .array, .object: return true
-        default: return false
-        }
     }
 }
