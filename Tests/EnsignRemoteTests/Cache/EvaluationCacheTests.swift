@@ -153,7 +153,11 @@ struct EvaluationCacheTests {
         try context.attach(source)
         defer { source.stop() }
         #expect(waitUntil("the new value", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 65 })
-        #expect(source.problems.contains { $0.severity == .warning && $0.message.contains("No space left") })
+        // The source lists the problems in force a moment after the context has the values.
+        #expect(
+            waitUntil("the failure reported", timeout: .seconds(10)) {
+                source.problems.contains { $0.severity == .warning && $0.message.contains("No space left") }
+            })
         #expect(try String(contentsOfFile: cacheFile, encoding: .utf8) == before, "the old cache, whole")
         let names = try FileManager.default.contentsOfDirectory(atPath: state)
         #expect(!names.contains { $0.contains(".tmp-") }, "no temporary file left behind")
