@@ -33,7 +33,7 @@ struct TargetingCompiler {
     let options: TargetingOptions
     private(set) var problems: [TargetingCompileProblem] = []
     /// Every literal string result found, each sub-rule's as a range: one array for the rule,
-    /// where an array per literal and per operator cost a tenth of compiling a small rule.
+    /// where an array per literal and per operator was about a fifteenth of compiling a small rule.
     private(set) var stringResults: [TargetingStringResult] = []
     private var compiledEvaluators: [String: Compiled] = [:]
     /// The evaluators being compiled, outermost first: the last one is where paths are relative to.
