@@ -103,12 +103,12 @@ package struct TargetingRule: Sendable {
     package static func compile(
         _ rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) -> TargetingCompilation {
-        compile(RuleTree(rule), evaluators: evaluators, options: options)
+        compile(RuleTree(rule), evaluators: evaluators.mapValues(RuleTree.init), options: options)
     }
 
-    /// Compiles `rule` as a loader read it.
+    /// Compiles `rule` as a loader read it, against evaluators read once for all its rules.
     static func compile(
-        _ rule: RuleTree, evaluators: [String: JSONValue], options: TargetingOptions
+        _ rule: RuleTree, evaluators: [String: RuleTree], options: TargetingOptions
     ) -> TargetingCompilation {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
         let compiled = compiler.compile(rule, at: .root)
@@ -126,6 +126,13 @@ package struct TargetingRule: Sendable {
     package static func checkEvaluators(
         _ evaluators: [String: JSONValue], options: TargetingOptions = TargetingOptions()
     ) -> [TargetingCompileProblem] {
+        checkEvaluators(evaluators.mapValues(RuleTree.init), options: options)
+    }
+
+    /// ``checkEvaluators(_:options:)`` for evaluators a loader has read.
+    static func checkEvaluators(_ evaluators: [String: RuleTree], options: TargetingOptions)
+        -> [TargetingCompileProblem]
+    {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
         for name in evaluators.keys.sorted() { _ = compiler.compileEvaluator(named: name) }
         return compiler.problems

@@ -15,10 +15,6 @@ extension JSONValue {
             }
         case .sequence(let elements):
             self = .array(elements.map(JSONValue.init))
-        case .mapping(let entries) where entries.count == 1:
-            // An operation in a targeting rule: built whole, where reserving room first in an
-            // empty dictionary costs a resize.
-            self = .object([Self.memberName(of: entries[0].key): JSONValue(entries[0].value)])
         case .mapping(let entries):
             var members: [String: JSONValue] = [:]
             members.reserveCapacity(entries.count)

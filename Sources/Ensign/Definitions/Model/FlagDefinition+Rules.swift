@@ -43,8 +43,8 @@ extension FlagDefinition {
         case value(JSONValue)
         case text(String)
 
-        /// The compact form of `value` when its JSON text reads back as the same value: not when
-        /// it holds a double JSON cannot write as it is (an infinity, NaN or `-0.0`).
+        /// The compact text of `rule` when it reads back as the same value: not when it holds
+        /// a double JSON cannot write as it is (an infinity, NaN or `-0.0`).
         init(compacting rule: RuleTree) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(256)

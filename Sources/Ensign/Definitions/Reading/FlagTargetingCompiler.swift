@@ -12,7 +12,8 @@ import EnsignYAML
 /// loads with them while `ensign validate` reports them as errors. Warnings leave the rule
 /// working as flagd runs it; `ensign validate --strict` fails on them.
 struct FlagTargetingCompiler {
-    let evaluators: [String: JSONValue]
+    /// The `$evaluators`, read into rule trees once for every rule that reaches them.
+    let evaluators: [String: RuleTree]
     let evaluatorNodes: [String: YAMLNode]
     let options: TargetingOptions
     /// Problems that leave the rules usable.
@@ -22,7 +23,7 @@ struct FlagTargetingCompiler {
     private var reported: Set<String> = []
 
     init(evaluators: [String: LocatedValue], evaluatorNodes: [String: YAMLNode], options: TargetingOptions) {
-        self.evaluators = evaluators.mapValues(\.value)
+        self.evaluators = evaluators.mapValues { RuleTree($0.value) }
         self.evaluatorNodes = evaluatorNodes
         self.options = options
     }

@@ -29,7 +29,8 @@ struct TargetingCompiler {
         let path: Path
     }
 
-    let evaluators: [String: JSONValue]
+    /// The `$evaluators`, read once for every rule that reaches them.
+    let evaluators: [String: RuleTree]
     let options: TargetingOptions
     private(set) var problems: [TargetingCompileProblem] = []
     /// Every literal string result found, each sub-rule's as a range: one array for the rule,
@@ -40,7 +41,7 @@ struct TargetingCompiler {
     private var evaluatorStack: [String] = []
     private(set) var depth = 0
 
-    init(evaluators: [String: JSONValue], options: TargetingOptions) {
+    init(evaluators: [String: RuleTree], options: TargetingOptions) {
         self.evaluators = evaluators
         self.options = options
     }
@@ -169,7 +170,7 @@ struct TargetingCompiler {
         if let compiled = compiledEvaluators[name] { return compiled }
         guard let body = evaluators[name] else { return nil }
         evaluatorStack.append(name)
-        let compiled = compile(RuleTree(body), at: .root)
+        let compiled = compile(body, at: .root)
         evaluatorStack.removeLast()
         compiledEvaluators[name] = compiled
         return compiled
