@@ -218,26 +218,25 @@ extension TargetingCompiler {
     private mutating func compileVariable(_ argument: RuleTree, _ arguments: [Argument], at path: Path) -> Compiled {
         switch argument {
         case .array, .values:
-            let elements = arguments
             let parts = compileAll(arguments)
             guard let key = parts.first else {
                 return .computed(
                     VariableExpression(path: VariablePath(key: .none), fallback: nil), mayReturnStrings: true)
             }
-            if elements.count > 2 {
+            if arguments.count > 2 {
                 report(
                     .warning, at: path,
-                    "'var' takes a path and a fallback, but \(elements.count) were given; flagd then uses no fallback at all"
+                    "'var' takes a path and a fallback, but \(arguments.count) were given; flagd then uses no fallback at all"
                 )
             }
-            let fallback = elements.count == 2 ? parts[1] : nil
+            let fallback = arguments.count == 2 ? parts[1] : nil
             var compiled: Compiled
             switch key.expression.literalValue {
             case .string?:
                 let node = VariableExpression(
                     path: VariablePath(key: key.expression.literalValue), fallback: fallback?.expression)
                 compiled = oneOf(node, fallback.map { [$0] } ?? [])
-            case let literal? where elements.count <= 2:
+            case let literal? where arguments.count <= 2:
                 let message = "'var' needs a path that is text, not \(GoJsonLogic.describe(literal))"
                 report(.warning, at: arguments[0].path, message + Self.failureConsequence)
                 return .computed(FailingExpression(message), mayReturnStrings: false)
