@@ -94,19 +94,33 @@ extension YAMLNode {
             if bytes[1] == UInt8(ascii: "x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
             if bytes[1] == UInt8(ascii: "o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
         }
-        switch text {
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
-        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
-        case ".nan", ".NaN", ".NAN": return .double(.nan)
-        default: break
+        // Only the infinities and NaN end in a letter (`f` or `n`); numbers end in a digit or a
+        // point, and skip the nine comparisons.
+        let lastLetter = bytes[bytes.count - 1] | 0x20
+        if lastLetter == UInt8(ascii: "f") || lastLetter == UInt8(ascii: "n") {
+            switch text {
+            case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+            case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+            case ".nan", ".NaN", ".NAN": return .double(.nan)
+            default: return .string(text)
+            }
         }
         var sawDigit = false
         var isInteger = true
         var index = 0
-        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        let isNegative = bytes[0] == UInt8(ascii: "-")
+        if isNegative || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        // The integer part's value, while it has at most 18 digits (it cannot overflow): an
+        // integer that short needs no second parse by `Int(_:)`.
+        var magnitude = 0
+        let integerStart = index
         while index < bytes.count, isDigit(bytes[index]) {
             sawDigit = true
+            magnitude = magnitude &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
             index += 1
+        }
+        if sawDigit, index == bytes.count, index - integerStart <= 18 {
+            return .int(isNegative ? -magnitude : magnitude)
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false

@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Testing
 
 @testable import EnsignYAML
@@ -93,6 +94,63 @@ struct ResolvedScalarTests {
     @Test("Text that only looks numeric stays a string", arguments: ["1.2.3", "0x", "12abc", "1e", "0x-5", "v1"])
     func almostNumbers(text: String) throws {
         #expect(try resolve(text) == .string(text))
+    }
+
+    @Test("Random number-like text resolves as the core schema's patterns say (5,000 scalars)")
+    func matchesThePatterns() {
+        var random = SplitMix64(seed: 0x5CA1A7)
+        let alphabet = Array("0123456789+-.eExXoOaAfFnNiI")
+        let words = ["inf", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "0x", "0o", "null", "true", "fAlSe", "~", "."]
+        for _ in 0..<5_000 {
+            var text = ""
+            if random.next(below: 4) == 0 {
+                // A signed or unsigned integer of up to 22 digits: around Int's 19.
+                text = ["", "-", "+"][Int(random.next(below: 3))]
+                for _ in 0...random.next(below: 22) { text += String(random.next(below: 10)) }
+            }
+            for _ in 0..<Int(random.next(below: 24)) where text.isEmpty || random.next(below: 4) == 0 {
+                if random.next(below: 8) == 0 {
+                    text += words[Int(random.next(below: UInt64(words.count)))]
+                } else if random.next(below: 3) == 0 {
+                    text.append(alphabet[Int(random.next(below: UInt64(alphabet.count)))])
+                } else {
+                    text.append(Character(String(random.next(below: 10))))
+                }
+            }
+            let resolved = YAMLNode.resolvePlain(text)
+            let expected = Self.referenceResolution(text)
+            #expect(Self.same(resolved, expected), "'\(text)' resolved to \(resolved), the patterns give \(expected)")
+        }
+    }
+
+    /// The core schema's regular expressions, read literally.
+    private static func referenceResolution(_ text: String) -> ResolvedScalar {
+        if ["", "~", "null", "Null", "NULL"].contains(text) { return .null }
+        if text.lowercased() == "true" { return .bool(true) }
+        if text.lowercased() == "false" { return .bool(false) }
+        if text.wholeMatch(of: /[-+]?[0-9]+/) != nil {
+            return Int(text).map(ResolvedScalar.int) ?? .double(Double(text)!)
+        }
+        if let match = text.wholeMatch(of: /0x([0-9a-fA-F]+)/), let value = Int(match.1, radix: 16) {
+            return .int(value)
+        }
+        if let match = text.wholeMatch(of: /0o([0-7]+)/), let value = Int(match.1, radix: 8) { return .int(value) }
+        if text.wholeMatch(of: /[-+]?\.(inf|Inf|INF)/) != nil {
+            return .double(text.hasPrefix("-") ? -.infinity : .infinity)
+        }
+        if text.wholeMatch(of: /\.(nan|NaN|NAN)/) != nil { return .double(.nan) }
+        if text.wholeMatch(of: /[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?/) != nil {
+            return Double(text).map(ResolvedScalar.double) ?? .string(text)
+        }
+        return .string(text)
+    }
+
+    /// Equal, with NaN equal to NaN.
+    private static func same(_ left: ResolvedScalar, _ right: ResolvedScalar) -> Bool {
+        if case .double(let leftValue) = left, case .double(let rightValue) = right, leftValue.isNaN {
+            return rightValue.isNaN
+        }
+        return left == right
     }
 
     @Test("An integer too large for Int is still a number")
