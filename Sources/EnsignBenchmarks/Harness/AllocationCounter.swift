@@ -1,7 +1,8 @@
 import CAllocationCounter
 
 /// Heap allocations counted by the `CAllocationCounter` target, which interposes `malloc` and
-/// friends on glibc; unavailable elsewhere.
+/// friends on glibc; unavailable elsewhere. Only allocations made inside ``counting(_:)`` are
+/// counted, so the timed rounds run without the counter.
 enum AllocationCounter {
     /// Allocations made by the process so far; `nil` when counting is unavailable.
     static var count: Int64? {
@@ -12,7 +13,7 @@ enum AllocationCounter {
     /// The allocations counted while creating a 1,000-element `[Int]` (the fewest of three
     /// tries; the first also pays for the runtime's one-time set-up): at least one when the
     /// interposed `malloc` really sees the Swift runtime's allocations; `nil` when unavailable.
-    static let selfTest: Int64? = {
+    static let selfTest: Int64? = counting {
         var fewest: Int64?
         for _ in 0..<3 {
             guard let before = count else { return nil }
@@ -22,7 +23,14 @@ enum AllocationCounter {
             fewest = min(fewest ?? .max, after - before)
         }
         return fewest
-    }()
+    }
+
+    /// Runs `body` with counting on.
+    static func counting<Result>(_ body: () throws -> Result) rethrows -> Result {
+        ensign_allocation_counting(1)
+        defer { ensign_allocation_counting(0) }
+        return try body()
+    }
 
     /// Whether counting is available *and* passed ``selfTest``.
     static var isWorking: Bool { (selfTest ?? 0) >= 1 }
@@ -33,7 +41,7 @@ enum AllocationCounter {
             try body(iterations)
             return nil
         }
-        try body(iterations)
+        try counting { try body(iterations) }
         guard let after = count else { return nil }
         return Double(after - before) / Double(iterations)
     }
