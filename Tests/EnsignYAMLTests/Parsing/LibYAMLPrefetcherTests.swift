@@ -57,6 +57,33 @@ struct LibYAMLPrefetcherTests {
         #expect(Self.outcome(text, with: Self.ahead) == inline)
     }
 
+    @Test("Scalars short and long, in any script, keys and values, read the same ahead as inline")
+    func textsAroundTheInlineLimit() {
+        var random = SplitMix64(seed: 0x7E47)
+        // One-, two-, three- and four-byte characters, and a quote and a backslash to escape.
+        let characters: [Character] = ["a", "Z", "7", " ", "é", "ß", "日", "本", "😀", "\"", "\\"]
+        var text = "texts:\n"
+        for index in 0..<2_500 {
+            var scalar = ""
+            while scalar.utf8.count < Int(random.next(below: 22)) {
+                scalar.append(characters[Int(random.next(below: UInt64(characters.count)))])
+            }
+            let escaped = scalar.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"")
+            // Keys, values, anchored values and sequence elements all make scalar nodes.
+            switch index % 3 {
+            case 0: text += "  \"k\(index) \(escaped)\": \"\(escaped)\"\n"
+            case 1: text += "  k\(index): &a\(index) \"\(escaped)\"\n"
+            default: text += "  k\(index): [\"\(escaped)\", x\(index)]\n"
+            }
+        }
+        let inline = Self.outcome(text, with: Self.inline)
+        #expect(!inline.hasPrefix("error"), "\(inline.prefix(300))")
+        #expect(Self.outcome(text, with: Self.ahead) == inline)
+        // The texts themselves, not only the same wrong ones on both sides.
+        #expect(inline.contains("😀") && inline.contains("日"))
+    }
+
     @Test("Broken files give the same error, at the same place, after the same events", arguments: 0..<40)
     func sameErrors(seed: Int) {
         var random = SplitMix64(seed: 0x5EED_0000 + UInt64(seed))
