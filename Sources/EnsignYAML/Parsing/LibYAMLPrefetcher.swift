@@ -19,11 +19,15 @@
     /// threads' allocator arenas. The reader sees exactly the events, and at exactly the point,
     /// that parsing on its own thread would give: the events before a syntax error, then the
     /// error.
+    ///
+    /// While the ring is full (the reader has every batch) the parsing thread does its
+    /// ``IdleWork``, one unit at a time, checking for a returned batch between units.
     final class LibYAMLPrefetcher: @unchecked Sendable {
         // @unchecked Sendable, proven: `parser` and the events of a batch the parsing thread
         // holds are touched only by that thread; a batch changes hands only under `mutex`
         // (queued as full by the parser, taken by the reader, queued as empty by the reader,
-        // taken by the parser), so each hand-over happens-before the next owner's access. The
+        // taken by the parser), so each hand-over happens-before the next owner's access;
+        // `idleWork` is immutable and Sendable, and runs without `mutex` held. The
         // shared fields below `mutex` are read and written with it held. `finish()` joins the
         // thread before anything it used is freed.
 
@@ -58,11 +62,18 @@
         private let noEvent: UnsafeMutablePointer<yaml_event_t>
 
         private var thread: JoinableThread?
+        /// What the parsing thread does while it is a whole ring ahead of the reader.
+        private let idleWork: IdleWork?
 
         /// Starts parsing `input` (which must outlive the prefetcher) with `parser`, which the
-        /// prefetcher owns from now on, on a new thread.
-        init(parser: UnsafeMutablePointer<yaml_parser_t>, input: UnsafeBufferPointer<UInt8>, count: Int, file: String) {
+        /// prefetcher owns from now on, on a new thread, which does `idleWork` whenever it has
+        /// to wait for the reader.
+        init(
+            parser: UnsafeMutablePointer<yaml_parser_t>, input: UnsafeBufferPointer<UInt8>, count: Int, file: String,
+            idleWork: IdleWork? = nil
+        ) {
             self.parser = parser
+            self.idleWork = idleWork
             self.input = input
             self.inputCount = count
             self.file = file
@@ -179,11 +190,20 @@
             }
         }
 
-        /// Waits for a batch the reader has handed back; `nil` once cancelled.
+        /// Waits for a batch the reader has handed back, doing ``idleWork`` meanwhile while it
+        /// has some; `nil` once cancelled.
         private func takeEmptyBatch() -> Int? {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            while emptyBatches.isEmpty, !isCancelled { pthread_cond_wait(condition, mutex) }
+            while emptyBatches.isEmpty, !isCancelled {
+                if let idleWork {
+                    pthread_mutex_unlock(mutex)
+                    let didWork = idleWork.run()
+                    pthread_mutex_lock(mutex)
+                    if didWork { continue }
+                }
+                pthread_cond_wait(condition, mutex)
+            }
             return isCancelled ? nil : emptyBatches.removeFirst()
         }
 

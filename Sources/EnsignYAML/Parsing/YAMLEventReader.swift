@@ -301,7 +301,7 @@ package struct YAMLEventReader: ~Copyable {
         /// ``LibYAMLPrefetcher``).
         init(
             parsing input: UnsafeBufferPointer<UInt8>, count: Int, file: String, limits: YAMLLimits,
-            prefetchThreshold: Int
+            prefetchThreshold: Int, idleWork: IdleWork? = nil
         ) throws(YAMLError) {
             self.file = file
             self.fileNumber = SourceFileNames.number(for: file)
@@ -329,7 +329,8 @@ package struct YAMLEventReader: ~Copyable {
                 self.parser = nil
                 self.ownEvent = nil
                 self.eventStorage = nil
-                let prefetcher = LibYAMLPrefetcher(parser: parser, input: input, count: count, file: file)
+                let prefetcher = LibYAMLPrefetcher(
+                    parser: parser, input: input, count: count, file: file, idleWork: idleWork)
                 self.prefetcher = prefetcher
                 self.unownedPrefetcher = Unmanaged.passUnretained(prefetcher)
             } else {

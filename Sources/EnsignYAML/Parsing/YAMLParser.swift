@@ -53,7 +53,7 @@ package struct YAMLParser: Sendable {
     /// The reader lives as long as `body` runs; a definitions file is read through it without
     /// ever being one tree.
     package func readEvents<Result>(
-        from bytes: [UInt8], file: String, isJSON: Bool = false,
+        from bytes: [UInt8], file: String, isJSON: Bool = false, whileParsedAhead idleWork: IdleWork? = nil,
         _ body: (inout YAMLEventReader) throws(YAMLError) -> Result
     ) throws(YAMLError) -> Result {
         try checkSize(of: bytes, file: file)
@@ -66,7 +66,7 @@ package struct YAMLParser: Sendable {
                     do throws(YAMLError) {
                         var reader = try YAMLEventReader(
                             parsing: buffer, count: bytes.count, file: file, limits: limits,
-                            prefetchThreshold: prefetchThreshold)
+                            prefetchThreshold: prefetchThreshold, idleWork: idleWork)
                         outcome = .success(try body(&reader))
                     } catch {
                         outcome = .failure(error)

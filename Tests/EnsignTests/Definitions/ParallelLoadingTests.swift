@@ -127,6 +127,26 @@ struct ParallelLoadingTests {
         }
     }
 
+    @Test("The parser's idle work compiles the oldest queued rule, released or not, each once")
+    func idleWorkCompilesQueuedRules() throws {
+        let node = try TargetingHandoffTests.rule("if: [{ in: [{ var: country }, [FR, BE]] }, on, off]")
+        let pipeline = RuleCompilationPipeline(options: TargetingOptions())
+        // Fewer than a batch: nothing is released to the background thread, so it never starts.
+        let count = RuleCompilationPipeline.batchSize - 1
+        let definitions = (0..<count).map { TargetingHandoffTests.flag("f\($0)", targeting: node) }
+        for definition in definitions { pipeline.submit(definition) }
+        #expect(!pipeline.isThreadRunning)
+        for (index, definition) in definitions.enumerated() {
+            #expect(pipeline.idleWork.run(), "rule \(index) was queued")
+            #expect(definition.targetingCompilation?.rule != nil, "\(definition.key) compiled")
+            #expect(definitions[(index + 1)...].allSatisfy { $0.targetingCompilation == nil }, "in queue order")
+        }
+        #expect(!pipeline.idleWork.run(), "nothing left to do")
+        #expect(pipeline.backlog == 0)
+        pipeline.finish()
+        #expect(definitions.allSatisfy { $0.claimTargetingTree() == nil })
+    }
+
     @Test("A large file refused for a syntax error stops its rule-compiling thread")
     func refusedFileStopsItsThread() {
         // The error comes after hundreds of rules were queued, so the thread is running.

@@ -1,5 +1,6 @@
 import EnsignTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EnsignYAML
@@ -82,6 +83,28 @@ struct LibYAMLPrefetcherTests {
         #expect(Self.outcome(text, with: Self.ahead) == inline)
         // The texts themselves, not only the same wrong ones on both sides.
         #expect(inline.contains("😀") && inline.contains("日"))
+    }
+
+    @Test("While the reader lags, the parsing thread does its idle work; endless work never stops parsing")
+    func idleWorkWhileAhead() throws {
+        let text = Self.sample(entries: 3_000)
+        let expected = Self.outcome(text, with: Self.inline)
+        let units = Atomic<Int>(0)
+        // Work that never runs out: the thread must still go back to parsing between units.
+        let endless = IdleWork {
+            units.add(1, ordering: .relaxed)
+            usleep(50)
+            return true
+        }
+        let outcome = try Self.ahead.readEvents(from: Array(text.utf8), file: "p.yaml", whileParsedAhead: endless) {
+            reader throws(YAMLError) in
+            usleep(20_000)  // the reader starts late: the ring fills and the thread turns to its work
+            var documents: [String] = []
+            while try reader.nextDocument() { documents.append(Self.shape(try reader.composeNode())) }
+            return documents.joined(separator: "\n---\n")
+        }
+        #expect(outcome == expected)
+        #expect(units.load(ordering: .relaxed) > 0, "the thread worked while it waited for the reader")
     }
 
     @Test("Broken files give the same error, at the same place, after the same events", arguments: 0..<40)

@@ -200,7 +200,8 @@ package struct DefinitionLoader: Sendable {
         // A refused file drops its pipeline, which stops the thread.
         let documents = try readDocuments(stopsAtBundleMember: stopsAtBundleMember, pipeline: pipeline) {
             body throws(YAMLError) in
-            try parser.readEvents(from: source.bytes, file: source.name, isJSON: isJSON, body)
+            try parser.readEvents(
+                from: source.bytes, file: source.name, isJSON: isJSON, whileParsedAhead: pipeline?.idleWork, body)
         }
         return ReadFile(name: source.name, documents: documents, pipeline: pipeline)
     }
