@@ -94,8 +94,9 @@ extension YAMLNode {
             if bytes[1] == UInt8(ascii: "x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
             if bytes[1] == UInt8(ascii: "o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
         }
-        // Only the infinities and NaN end in a letter (`f` or `n`); numbers end in a digit or a
-        // point, and skip the nine comparisons.
+        // Past the hexadecimal and octal integers above, only the infinities and NaN can end in
+        // `f` or `n` (a decimal number ends in a digit or a point): the rest skip the nine
+        // comparisons.
         let lastLetter = bytes[bytes.count - 1] | 0x20
         if lastLetter == UInt8(ascii: "f") || lastLetter == UInt8(ascii: "n") {
             switch text {

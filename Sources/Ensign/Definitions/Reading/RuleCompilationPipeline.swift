@@ -17,7 +17,9 @@ import EnsignYAML
 /// time, whenever it is a whole ring of events ahead of the reader (``idleWork``): measured on
 /// two cores, the background thread got only 2–3 ms of a 10,000-flag load while the parsing
 /// thread's core idled about twice that, and the parsing thread now takes 130–210 of the
-/// 1,250 rules in that time. The loader lets it go on while it gathers the definitions and sorts the
+/// 1,250 rules in that time.
+///
+/// The loader lets the background thread go on while it gathers the definitions and sorts the
 /// set, then calls ``finish()``, which compiles the rules still queued on the calling thread
 /// too, from the back of the queue while the background thread works from the front; each rule
 /// goes to whichever claims it first. A pipeline dropped without ``finish()`` (its file was
