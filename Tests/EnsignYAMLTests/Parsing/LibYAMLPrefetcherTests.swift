@@ -98,7 +98,10 @@ struct LibYAMLPrefetcherTests {
         }
         let outcome = try Self.ahead.readEvents(from: Array(text.utf8), file: "p.yaml", whileParsedAhead: endless) {
             reader throws(YAMLError) in
-            usleep(20_000)  // the reader starts late: the ring fills and the thread turns to its work
+            // The reader starts late: the ring fills and the thread turns to its work (waited
+            // for, up to a minute, however slowly this machine schedules the thread).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while units.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline { usleep(1_000) }
             var documents: [String] = []
             while try reader.nextDocument() { documents.append(Self.shape(try reader.composeNode())) }
             return documents.joined(separator: "\n---\n")
