@@ -38,8 +38,8 @@ static inline void countAllocation(void) {
     }
 }
 
-void ensign_allocation_counting(int isOn) {
-    atomic_store_explicit(&isCounting, isOn != 0, memory_order_seq_cst);
+int ensign_allocation_counting(int isOn) {
+    return atomic_exchange_explicit(&isCounting, isOn != 0, memory_order_seq_cst);
 }
 
 int64_t ensign_allocation_count(void) {
@@ -106,6 +106,11 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 
 int64_t ensign_allocation_count(void) {
     return -1;
+}
+
+int ensign_allocation_counting(int isOn) {
+    (void)isOn;
+    return 0;
 }
 
 int64_t ensign_heap_bytes_in_use(void) {

@@ -8,9 +8,9 @@
 /// memalign) made by the process so far, or -1 when counting is unavailable on this platform.
 int64_t ensign_allocation_count(void);
 
-/// Turns counting on (nonzero) or off (zero, the start); allocations made while it is off are
-/// not counted. Does nothing where counting is unavailable.
-void ensign_allocation_counting(int isOn);
+/// Turns counting on (nonzero) or off (zero, the start) and returns whether it was on;
+/// allocations made while it is off are not counted. Does nothing where counting is unavailable.
+int ensign_allocation_counting(int isOn);
 
 /// The bytes the C heap has handed out and not yet freed (glibc's mallinfo2: in-use chunks
 /// plus mmapped blocks), or -1 when unavailable on this platform.

@@ -4,7 +4,7 @@ import CAllocationCounter
 /// friends on glibc; unavailable elsewhere. Only allocations made inside ``counting(_:)`` are
 /// counted, so the timed rounds run without the counter.
 enum AllocationCounter {
-    /// Allocations made by the process so far; `nil` when counting is unavailable.
+    /// Allocations the process made while counting was on; `nil` when counting is unavailable.
     static var count: Int64? {
         let count = ensign_allocation_count()
         return count < 0 ? nil : count
@@ -25,10 +25,11 @@ enum AllocationCounter {
         return fewest
     }
 
-    /// Runs `body` with counting on.
+    /// Runs `body` with counting on, then puts it back as it was (so a nested call, such as
+    /// ``selfTest`` first evaluated inside one, leaves the outer one counting).
     static func counting<Result>(_ body: () throws -> Result) rethrows -> Result {
-        ensign_allocation_counting(1)
-        defer { ensign_allocation_counting(0) }
+        let wasOn = ensign_allocation_counting(1)
+        defer { ensign_allocation_counting(wasOn) }
         return try body()
     }
 

@@ -85,7 +85,9 @@ struct LibYAMLPrefetcherTests {
         #expect(inline.contains("😀") && inline.contains("日"))
     }
 
-    @Test("While the reader lags, the parsing thread does its idle work; endless work never stops parsing")
+    @Test(
+        "While the reader lags, the parsing thread does its idle work; endless work never stops parsing",
+        .timeLimit(.minutes(2)))
     func idleWorkWhileAhead() throws {
         let text = Self.sample(entries: 3_000)
         let expected = Self.outcome(text, with: Self.inline)

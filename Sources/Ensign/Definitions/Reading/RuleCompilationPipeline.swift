@@ -48,9 +48,7 @@ final class RuleCompilationPipeline: Sendable {
     func submit(_ definition: FlagDefinition) {
         guard definition.hasTargeting, !definition.targetingUsesEvaluator else { return }
         let (isReleased, overflow) = work.queue(definition)
-        if let overflow, let node = overflow.claimTargetingTree() {
-            work.compiler.compileAlone(overflow, rule: node)
-        }
+        if let overflow { work.compileUnlessClaimed(overflow) }
         guard isReleased else { return }
         thread.withLock { thread in
             if thread == nil { thread = BackgroundThread { [work] in work.compileReleased() } }
@@ -63,7 +61,7 @@ final class RuleCompilationPipeline: Sendable {
     /// lowered priority did not always get the rule onto that core in time.
     func compileOneQueued() -> Bool {
         guard let definition = work.takeOldest() else { return false }
-        if let node = definition.claimTargetingTree() { work.compiler.compileAlone(definition, rule: node) }
+        work.compileUnlessClaimed(definition)
         return true
     }
 
@@ -113,6 +111,15 @@ final class RuleCompilationPipeline: Sendable {
             var next = 0
             /// Set once reading is over: the background thread takes what is released and ends.
             var isClosed = false
+
+            /// Takes the oldest queued definition (there must be one), releasing it if it was not.
+            mutating func takeNext() -> FlagDefinition {
+                defer {
+                    next += 1
+                    released = max(released, next)
+                }
+                return definitions[next]
+            }
         }
 
         let compiler: FlagTargetingCompiler
@@ -130,9 +137,7 @@ final class RuleCompilationPipeline: Sendable {
                 queue.definitions.append(definition)
                 var overflow: FlagDefinition?
                 if queue.definitions.count - queue.next > RuleCompilationPipeline.maximumBacklog {
-                    overflow = queue.definitions[queue.next]
-                    queue.next += 1
-                    queue.released = max(queue.released, queue.next)
+                    overflow = queue.takeNext()
                 }
                 guard queue.definitions.count - queue.released >= RuleCompilationPipeline.batchSize else {
                     return (false, overflow)
@@ -150,11 +155,7 @@ final class RuleCompilationPipeline: Sendable {
         func takeOldest() -> FlagDefinition? {
             queue.withLock { queue -> FlagDefinition? in
                 guard !queue.isClosed, queue.next < queue.definitions.count else { return nil }
-                defer {
-                    queue.next += 1
-                    queue.released = max(queue.released, queue.next)
-                }
-                return queue.definitions[queue.next]
+                return queue.takeNext()
             }
         }
 
@@ -174,15 +175,16 @@ final class RuleCompilationPipeline: Sendable {
         func compileReleased() {
             while let definition = queue.wait(
                 until: { $0.next < $0.released || $0.isClosed },
-                then: { queue -> FlagDefinition? in
-                    guard queue.next < queue.released else { return nil }
-                    defer { queue.next += 1 }
-                    return queue.definitions[queue.next]
-                })
+                then: { queue -> FlagDefinition? in queue.next < queue.released ? queue.takeNext() : nil })
             {
-                guard let node = definition.claimTargetingTree() else { continue }
-                compiler.compileAlone(definition, rule: node)
+                compileUnlessClaimed(definition)
             }
+        }
+
+        /// Compiles `definition`'s rule here, unless another thread has claimed its tree.
+        func compileUnlessClaimed(_ definition: FlagDefinition) {
+            guard let node = definition.claimTargetingTree() else { return }
+            compiler.compileAlone(definition, rule: node)
         }
     }
 }
