@@ -110,17 +110,20 @@ let package = Package(
             path: "Sources/LibYAMLScanTool"),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
-        .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML", "EnsignTestSupport"]),
+        .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
         // Helpers the test targets and the test executables share: running built executables, temporary
         // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the
         // probe and the soak, which are not tests, can use it too.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
+        // Swift Testing traits the test targets share: `.blocksItsThread`, which runs a test that
+        // blocks on threads of its own instead of the concurrency runtime's few.
+        .target(name: "EnsignTestTraits", path: "Tests/EnsignTestTraits"),
         .testTarget(
             name: "EnsignTests",
             dependencies: [
                 "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp",
-                "EnsignTestSupport",
+                "EnsignTestSupport", "EnsignTestTraits",
             ]),
         // A helper process for tests that need several writers or a killed one, or a heap of
         // their own to measure.
@@ -137,7 +140,9 @@ let package = Package(
             path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
-            dependencies: ["EnsignControl", "Ensign", "EnsignJSON", "EnsignControlProbe", "EnsignTestSupport"]),
+            dependencies: [
+                "EnsignControl", "Ensign", "EnsignJSON", "EnsignControlProbe", "EnsignTestSupport", "EnsignTestTraits",
+            ]),
         // A helper process: connects to a control socket as another user, and checks in a
         // process of its own that stopping a server leaves no descriptor or thread behind.
         .executableTarget(
@@ -148,7 +153,7 @@ let package = Package(
             name: "EnsignCLITests",
             dependencies: [
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
-                "EnsignControlProbe", "EnsignDebugMenu",
+                "EnsignControlProbe", "EnsignDebugMenu", "EnsignTestTraits",
             ]),
         .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
         // `ensign serve` over real sockets: raw HTTP (the fleet's reader parses the replies), the
@@ -157,10 +162,13 @@ let package = Package(
             name: "EnsignServeTests",
             dependencies: [
                 "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
+                "EnsignTestTraits",
             ]),
-        .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration"]),
-        .testTarget(name: "EnsignDebugMenuTests", dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport"]),
-        .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign"]),
+        .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration", "EnsignTestTraits"]),
+        .testTarget(
+            name: "EnsignDebugMenuTests",
+            dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),
+        .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign", "EnsignTestTraits"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [
@@ -172,7 +180,7 @@ let package = Package(
             dependencies: [
                 "EnsignRemote", "EnsignRemoteURLSession", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON",
                 "EnsignTesting", "EnsignTestSupport",
-                "EnsignCLI", "EnsignRemoteProbe",
+                "EnsignCLI", "EnsignRemoteProbe", "EnsignTestTraits",
             ]),
         // Writes the remote cache in a loop, for the test that kills it with SIGKILL mid-write; reads
         // flags over https in a mount namespace of its own that trusts a test CA.

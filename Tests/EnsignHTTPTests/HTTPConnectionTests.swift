@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ struct HTTPConnectionTests {
         #expect(objects == ["{\"n\": 1}", "{\"n\": 2}"])
     }
 
-    @Test("A server that never answers makes the request time out on time")
+    @Test("A server that never answers makes the request time out on time", .blocksItsThread)
     func requestTimeout() throws {
         let server = try ScriptedHTTPServer { connection in
             connection.readRequest()

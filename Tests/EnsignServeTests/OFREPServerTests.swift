@@ -3,6 +3,7 @@ import EnsignJSON
 import EnsignOFREP
 import EnsignServe
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -150,7 +151,7 @@ struct OFREPServerTests {
         #expect(try harness.client().request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
     }
 
-    @Test("A silent client is disconnected after the time-out while other clients are served")
+    @Test("A silent client is disconnected after the time-out while other clients are served", .blocksItsThread)
     func slowClient() throws {
         let harness = try Harness { $0.connectionTimeoutSeconds = 1 }
         let slow = try harness.client()
@@ -222,7 +223,8 @@ struct OFREPServerTests {
     }
 
     @Test(
-        "Stream clients over the limit get 503; a reconnecting client with an old Last-Event-ID gets the current event")
+        "Stream clients over the limit get 503; a reconnecting client with an old Last-Event-ID gets the current event",
+        .blocksItsThread)
     func eventStreamLimitsAndResume() throws {
         let harness = try Harness { $0.maximumEventStreamClients = 1 }
         let first = try harness.client()

@@ -1,6 +1,7 @@
 import Ensign
 import EnsignJSON
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -158,7 +159,7 @@ struct OpenFeatureClientTests {
     }
 
     @Test(
-        "Every testkit flag, for every context, evaluates through ensign serve as ensign eval says",
+        "Every testkit flag, for every context, evaluates through ensign serve as ensign eval says", .blocksItsThread,
         .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func everyFlagAsEvalSays() throws {
         try Self.client.prepare(for: "The ensign serve client test")
@@ -188,7 +189,7 @@ struct OpenFeatureClientTests {
     }
 
     @Test(
-        "A live `ensign set` on the server reaches the Python client",
+        "A live `ensign set` on the server reaches the Python client", .blocksItsThread,
         .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func liveOverrideReachesTheClient() throws {
         try Self.client.prepare(for: "The ensign serve client test")

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -52,7 +53,7 @@ struct CommandLineToolTests {
     }
 
     @Test(
-        "Every command answers --help, and help <command> prints a manual page",
+        "Every command answers --help, and help <command> prints a manual page", .blocksItsThread,
         arguments: [
             "validate", "eval", "list", "schema", "generate", "completions", "get", "explain", "set", "toggle", "reset",
             "watch", "log", "status", "ps",

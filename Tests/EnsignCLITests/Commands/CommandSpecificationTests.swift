@@ -1,3 +1,4 @@
+import EnsignTestTraits
 import Testing
 
 @testable import EnsignCLI
@@ -17,7 +18,7 @@ struct CommandSpecificationTests {
     /// Every option name some command declares.
     static let allOptionNames = Set(leaves.flatMap { $0.options.map(\.name) })
 
-    @Test("Every command rejects each option it does not declare, before doing anything, with exit 2")
+    @Test("Every command rejects each option it does not declare, before doing anything, with exit 2", .blocksItsThread)
     func undeclaredOptionsAreUsageErrors() throws {
         for command in Self.leaves {
             let declared = Set(command.options.map(\.name))
@@ -39,7 +40,7 @@ struct CommandSpecificationTests {
         }
     }
 
-    @Test("--help and the manual page list exactly the declared options, each once")
+    @Test("--help and the manual page list exactly the declared options, each once", .blocksItsThread)
     func helpListsTheDeclaredOptions() throws {
         for command in Self.leaves {
             let declared = command.options.map(\.name).sorted()

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignTestSupport
+import EnsignTestTraits
 import EnsignYAML
 import Foundation
 import Testing
@@ -53,7 +54,7 @@ struct PersistAcknowledgementTests {
         }
     }
 
-    @Test("Every acknowledged value is on disk when the app is killed right after the reply")
+    @Test("Every acknowledged value is on disk when the app is killed right after the reply", .blocksItsThread)
     func killedAfterReply() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<4 {

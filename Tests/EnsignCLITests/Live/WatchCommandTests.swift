@@ -2,6 +2,7 @@ import Ensign
 import EnsignControl
 import EnsignJSON
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -36,7 +37,9 @@ struct WatchCommandTests {
         #expect(watch.waitForError(containing: "the app stopped"))
     }
 
-    @Test("A watch that is never interrupted is killed at the runner's time limit, so it fails its test, not the run")
+    @Test(
+        "A watch that is never interrupted is killed at the runner's time limit, so it fails its test, not the run",
+        .blocksItsThread)
     func runnerTimeLimit() throws {
         let app = try LiveApp()
         let started = ContinuousClock.now

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -89,7 +90,7 @@ struct MenuTerminalTests {
         }
     }
 
-    @Test("Browse, toggle, edit, search, see a change from elsewhere, quit — in 80×24")
+    @Test("Browse, toggle, edit, search, see a change from elsewhere, quit — in 80×24", .blocksItsThread)
     func menuSession() throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
         #expect(

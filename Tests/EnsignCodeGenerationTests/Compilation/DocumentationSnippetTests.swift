@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -14,7 +15,7 @@ import Testing
 /// above its fence, `<!-- not compiled: REASON -->`, and the reason is checked to be there.
 @Suite("Documentation snippets compile")
 struct DocumentationSnippetTests {
-    @Test("Every README, article and public doc-comment snippet type-checks")
+    @Test("Every README, article and public doc-comment snippet type-checks", .blocksItsThread)
     func snippetsCompile() throws {
         let snippets = try DocumentationSnippets.all()
         #expect(snippets.count >= 60, "found only \(snippets.count) snippets: is the extraction broken?")
@@ -46,7 +47,7 @@ struct DocumentationSnippetTests {
         for failure in failures.items { Issue.record("a snippet does not compile — \(failure)") }
     }
 
-    @Test("A snippet left out says why, and only snippets that cannot compile are left out")
+    @Test("A snippet left out says why, and only snippets that cannot compile are left out", .blocksItsThread)
     func exemptionsGiveReasons() throws {
         let exempt = try DocumentationSnippets.all().filter { $0.exemption != nil }
         // Four of them are the SwiftUI article's: SwiftUI exists on Apple platforms only.

@@ -1,4 +1,5 @@
 import EnsignCodeGeneration
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ struct GeneratedCodeCompilesTests {
         }
         """
 
-    @Test("The file for every kind of key compiles in Swift 6 mode without warnings")
+    @Test("The file for every kind of key compiles in Swift 6 mode without warnings", .blocksItsThread)
     func compiles() throws {
         let source = try #require(GenerationFixtures.generate(files: GenerationFixtures.everyKind).source)
         try SwiftCompiler.withScratchDirectory("generated") { directory in

@@ -1,3 +1,4 @@
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ struct KeyKindRestrictionTests {
     }
 
     @Test(
-        "A flag is not the user's preference, and a batch overrides only flags, as before",
+        "A flag is not the user's preference, and a batch overrides only flags, as before", .blocksItsThread,
         arguments: refused.map(\.refused))
     func refuses(call: String) throws {
         let original = try #require(Self.refused.first { $0.refused == call }?.original)

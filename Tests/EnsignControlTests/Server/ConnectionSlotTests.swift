@@ -1,5 +1,6 @@
 import Ensign
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -9,7 +10,9 @@ import Testing
 /// in a loop does not flood the app's log.
 @Suite("Connection slots: idle and watching clients leave room for requests")
 struct ConnectionSlotTests {
-    @Test("With every slot held by idle clients, a newcomer takes the idlest one's place, which is told why")
+    @Test(
+        "With every slot held by idle clients, a newcomer takes the idlest one's place, which is told why",
+        .blocksItsThread)
     func idleClientsMakeRoom() throws {
         let harness = try ServerHarness { $0.maximumConnections = 4 }
         let lingering = try (0..<4).map { _ in try harness.raw() }
@@ -23,7 +26,7 @@ struct ConnectionSlotTests {
         #expect(told.count == 1, "exactly one lingering client made room")
     }
 
-    @Test("Watchers take at most three quarters of the slots; the rest stay for requests")
+    @Test("Watchers take at most three quarters of the slots; the rest stay for requests", .blocksItsThread)
     func watchersLeaveRoom() throws {
         let harness = try ServerHarness { $0.maximumConnections = 4 }
         #expect(ServerLoop.watcherLimit(maximumConnections: 4) == 3)
@@ -40,7 +43,7 @@ struct ConnectionSlotTests {
         #expect(try watchers[0].receive()?["event"] == "change", "watchers are never evicted")
     }
 
-    @Test("A burst of refused connections is logged once a second, with how many were held back")
+    @Test("A burst of refused connections is logged once a second, with how many were held back", .blocksItsThread)
     func refusalsAreRateLimited() throws {
         let harness = try ServerHarness { $0.maximumConnections = 1 }
         let holder = try harness.raw()

@@ -1,6 +1,7 @@
 import Ensign
 import EnsignJSON
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -48,7 +49,7 @@ struct LifecycleTests {
         #endif
     }
 
-    @Test("Clients that come and go (status, a watch, its change) leave no heap behind in the server")
+    @Test("Clients that come and go (status, a watch, its change) leave no heap behind in the server", .blocksItsThread)
     func visitsLeaveNoHeap() throws {
         let directory = try TemporaryRuntimeDirectory()
         let (status, output) = try ControlProbe.run(["heap", directory.path, "1000"])

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -63,7 +64,7 @@ struct LineFramingTests {
         #expect(ids == (0..<400).map { JSONValue.int($0) })
     }
 
-    @Test("Short requests held back while replies back up are never taken for an over-long line")
+    @Test("Short requests held back while replies back up are never taken for an over-long line", .blocksItsThread)
     func heldBackLinesAreNotOverLong() throws {
         let session = try Self.session()
         let requests = Self.listRequests(6000)

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -102,7 +103,7 @@ struct RobustnessTests {
         #expect(try harness.raw().request(#"{"id":2,"op":"status"}"#)?["ok"] == true)
     }
 
-    @Test("An idle connection is told and closed; a watching one is exempt")
+    @Test("An idle connection is told and closed; a watching one is exempt", .blocksItsThread)
     func idleTimeout() throws {
         let harness = try ServerHarness { $0.idleTimeout = .milliseconds(200) }
         let watcher = try harness.raw()

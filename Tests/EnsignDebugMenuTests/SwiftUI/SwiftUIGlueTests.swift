@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -27,7 +28,7 @@ struct SwiftUIGlueTests {
         }
     }
 
-    @Test("Every file parses (swiftc -parse, with the condition's branch taken)")
+    @Test("Every file parses (swiftc -parse, with the condition's branch taken)", .blocksItsThread)
     func parses() throws {
         for file in try Self.files() {
             // -parse checks syntax without resolving names; -D cannot make canImport true, so

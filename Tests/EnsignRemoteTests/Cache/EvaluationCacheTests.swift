@@ -1,5 +1,6 @@
 import EnsignOFREP
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -186,7 +187,9 @@ struct EvaluationCacheTests {
         #expect(other.load(now: WallClockTime(secondsSince1970: 1_000_001)).0 == nil)
     }
 
-    @Test("SIGKILL in the middle of cache writes leaves the old file or the new one, never a broken one")
+    @Test(
+        "SIGKILL in the middle of cache writes leaves the old file or the new one, never a broken one", .blocksItsThread
+    )
     func killedMidWrite() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/state/cache.json"

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -9,6 +10,7 @@ import Testing
 struct RemoteServeTests {
     @Test(
         "Live changes over SSE (or polling), a killed and restarted server, then an offline start from the cache",
+        .blocksItsThread,
         arguments: RemoteTransportKind.allCases)
     func endToEnd(transport: RemoteTransportKind) throws {
         let directory = try TemporaryDirectory()

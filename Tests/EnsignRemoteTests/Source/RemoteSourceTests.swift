@@ -1,6 +1,7 @@
 import EnsignHTTP
 import EnsignOFREP
 import EnsignTestSupport
+import EnsignTestTraits
 import EnsignTesting
 import Foundation
 import Testing
@@ -93,7 +94,7 @@ struct RemoteSourceTests {
         #expect(source.waitUntilStreaming(timeout: .seconds(10)), "the stream reconnects")
     }
 
-    @Test("A 429's Retry-After is obeyed before the next request")
+    @Test("A 429's Retry-After is obeyed before the next request", .blocksItsThread)
     func retryAfter() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { state in
@@ -200,7 +201,7 @@ struct RemoteSourceTests {
         }
     }
 
-    @Test("The source keeps the value provider contract, an outage of its server included")
+    @Test("The source keeps the value provider contract, an outage of its server included", .blocksItsThread)
     func compatibility() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
         let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .milliseconds(50)), transport: server)

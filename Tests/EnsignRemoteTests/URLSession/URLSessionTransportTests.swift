@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// credentials, and one that never answers.
 @Suite("OFREP remote source over URLSession")
 struct URLSessionTransportTests {
-    @Test("Over https with a trusted certificate, values and live changes arrive through TLS")
+    @Test("Over https with a trusted certificate, values and live changes arrive through TLS", .blocksItsThread)
     func trustedTLS() throws {
         let directory = try TemporaryDirectory()
         let served = try ServedBehindTLS(in: directory)
@@ -47,7 +48,9 @@ struct URLSessionTransportTests {
         #expect(proxy.lines.contains { $0.hasPrefix("HANDSHAKE TLS") }, "the requests went through TLS: \(proxy.lines)")
     }
 
-    @Test("A certificate the system does not trust fails the connection; the values stay and the status says why")
+    @Test(
+        "A certificate the system does not trust fails the connection; the values stay and the status says why",
+        .blocksItsThread)
     func untrustedCertificate() throws {
         let directory = try TemporaryDirectory()
         let served = try ServedBehindTLS(in: directory)
@@ -74,7 +77,7 @@ struct URLSessionTransportTests {
     }
 
     @Test(
-        "A redirect is not followed, so credentials never reach where it points",
+        "A redirect is not followed, so credentials never reach where it points", .blocksItsThread,
         arguments: RemoteTransportKind.allCases)
     func redirectsNotFollowed(transport: RemoteTransportKind) throws {
         let directory = try TemporaryDirectory()
@@ -95,7 +98,9 @@ struct URLSessionTransportTests {
         #expect(!source.isSynced)
     }
 
-    @Test("Stopping the source while a redirect is being refused never traps (FoundationNetworking's cancel race)")
+    @Test(
+        "Stopping the source while a redirect is being refused never traps (FoundationNetworking's cancel race)",
+        .blocksItsThread)
     func stopDuringRedirects() throws {
         let directory = try TemporaryDirectory()
         let redirector = try PythonPeer(.redirector, directory: directory)
@@ -117,7 +122,7 @@ struct URLSessionTransportTests {
         #expect(!redirector.lines.contains { $0.hasPrefix("STOLEN") })
     }
 
-    @Test("A server that never answers times the request out, and stop() does not wait for it")
+    @Test("A server that never answers times the request out, and stop() does not wait for it", .blocksItsThread)
     func silentServer() throws {
         let directory = try TemporaryDirectory()
         let silent = try PythonPeer(.silent, directory: directory)

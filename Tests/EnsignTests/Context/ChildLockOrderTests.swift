@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignTestTraits
 import Testing
 
 @testable import Ensign
@@ -7,7 +8,7 @@ import Testing
 /// parent's writes, a child's reads and a child's own writes cannot deadlock.
 @Suite("Parent writes, child reads and child writes together")
 struct ChildLockOrderTests {
-    @Test("Three threads on a parent and its child finish (the lock order that once deadlocked)")
+    @Test("Three threads on a parent and its child finish (the lock order that once deadlocked)", .blocksItsThread)
     func parentWritesChildReadsChildWrites() throws {
         let context = try ContextFixtures.context()
         let child = context.makeChild(label: "child")

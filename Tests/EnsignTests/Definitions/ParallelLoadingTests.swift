@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Testing
 
 @testable import Ensign
@@ -48,7 +49,7 @@ struct ParallelLoadingTests {
         return loader.loadDefinitions(from: [ConfigSource(name: "big.yaml", bytes: Array(text.utf8))])
     }
 
-    @Test("A large file loads the same on two threads as on one")
+    @Test("A large file loads the same on two threads as on one", .blocksItsThread)
     func sameResult() {
         let text = Self.largeFile(flags: 3_000)
         #expect(text.utf8.count > YAMLParser.defaultPrefetchThreshold)
@@ -147,7 +148,7 @@ struct ParallelLoadingTests {
         #expect(definitions.allSatisfy { $0.claimTargetingTree() == nil })
     }
 
-    @Test("A large file refused for a syntax error stops its rule-compiling thread")
+    @Test("A large file refused for a syntax error stops its rule-compiling thread", .blocksItsThread)
     func refusedFileStopsItsThread() {
         // The error comes after hundreds of rules were queued, so the thread is running.
         let text = Self.largeFile(flags: 1_200) + "flags: [unclosed\n"

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ struct ModelBasedTests {
         return (0..<UInt64(sequenceCount)).map { first + $0 }
     }
 
-    @Test("Random sequences of 50 operations agree with the model after every step")
+    @Test("Random sequences of 50 operations agree with the model after every step", .blocksItsThread)
     func randomSequences() {
         let start = ContinuousClock.now
         var failures: [String] = []

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Testing
 
 @testable import Ensign
@@ -30,7 +31,7 @@ struct ObserverLifetimeTests {
         #expect(await iterator.next() == nil)
     }
 
-    @Test("Ended streams leave no heap behind (measured in a process of its own)")
+    @Test("Ended streams leave no heap behind (measured in a process of its own)", .blocksItsThread)
     func endedStreamsFreeTheirMemory() throws {
         // Before the fix each ended stream kept its end handler: about 340 bytes.
         for scenario in ["dropped-streams", "cancelled-streams"] {
@@ -39,7 +40,7 @@ struct ObserverLifetimeTests {
         }
     }
 
-    @Test("Writes, reloads and churned streams on several threads leave no heap behind after warm-up")
+    @Test("Writes, reloads and churned streams on several threads leave no heap behind after warm-up", .blocksItsThread)
     func sustainedWorkFreesItsMemory() throws {
         // The heap moves by some tens of kilobytes from run to run: under 8 bytes per change is
         // flat, while a leak the size of one key change record per change is over 100.

@@ -1,3 +1,4 @@
+import EnsignTestTraits
 import EnsignYAML
 import Foundation
 import Testing
@@ -48,7 +49,9 @@ struct MultiProcessPersistenceTests {
         }
     }
 
-    @Test("A writer killed with SIGKILL at random points always leaves a parseable file with an acknowledged value")
+    @Test(
+        "A writer killed with SIGKILL at random points always leaves a parseable file with an acknowledged value",
+        .blocksItsThread)
     func killedWriter() throws {
         let fixture = try Self.fixture()
         var generator = SystemRandomNumberGenerator()

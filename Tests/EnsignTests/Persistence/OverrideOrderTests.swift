@@ -1,3 +1,4 @@
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -30,7 +31,9 @@ struct OverrideOrderTests {
 
     static let key = "list.pageSize"
 
-    @Test("Every sequence of four steps leaves the latest write in force and the last persisted one on disk")
+    @Test(
+        "Every sequence of four steps leaves the latest write in force and the last persisted one on disk",
+        .blocksItsThread)
     func everyOrder() throws {
         let fixture = try PersistenceFixture()
         var failures: [String] = []

@@ -1,3 +1,4 @@
+import EnsignTestTraits
 import Testing
 
 /// Persisted writes leave nothing behind: each one used to leave about 110 bytes (its outcome
@@ -6,7 +7,7 @@ import Testing
 @Suite("What persisted writes leave behind")
 struct PersistenceHeapTests {
     @Test(
-        "Persisted overrides leave no heap behind, watched or not (measured in a process of its own)",
+        "Persisted overrides leave no heap behind, watched or not (measured in a process of its own)", .blocksItsThread,
         arguments: ["persisted-writes", "persisted-writes-watched"])
     func persistedWrites(scenario: String) throws {
         let retained = try HeapProbeRun.retainedBytesPerUnit(scenario: scenario, count: 1_000)

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import EnsignTesting
 import Foundation
 import Testing
@@ -36,7 +37,9 @@ struct ValueProviderTests {
         }
     }
 
-    @Test("The file provider passes the compatibility test: a deployment file edit is delivered by its watcher")
+    @Test(
+        "The file provider passes the compatibility test: a deployment file edit is delivered by its watcher",
+        .blocksItsThread)
     func fileCompatibility() throws {
         let directory = try TemporaryDirectory()
         try directory.write("flags/list.yaml", listDefinitions)
@@ -146,7 +149,8 @@ struct ValueProviderTests {
     }
 
     @Test(
-        "The compatibility test reports a provider that delivers after stop, one with no provenance, and a missed outage"
+        "The compatibility test reports a provider that delivers after stop, one with no provenance, and a missed outage",
+        .blocksItsThread
     )
     func compatibilityFailures() throws {
         let leaky = LeakyProvider(name: "leaky", origin: "")

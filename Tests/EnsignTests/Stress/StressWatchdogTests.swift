@@ -1,9 +1,10 @@
+import EnsignTestTraits
 import Testing
 
 /// The watchdog itself: a stall fails with every thread's stack, within the stall limit.
 @Suite("The stress watchdog")
 struct StressWatchdogTests {
-    @Test("A process whose threads deadlock is stopped, with every thread's stack")
+    @Test("A process whose threads deadlock is stopped, with every thread's stack", .blocksItsThread)
     func stopsADeadlock() throws {
         let outcome = try StressWatchdog.run(["stall"], stallLimit: .seconds(3))
         #expect(outcome.status == nil, "the watchdog stopped it")

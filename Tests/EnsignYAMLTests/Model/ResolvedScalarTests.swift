@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Testing
 
 @testable import EnsignYAML
@@ -96,7 +97,7 @@ struct ResolvedScalarTests {
         #expect(try resolve(text) == .string(text))
     }
 
-    @Test("Random number-like text resolves as the core schema's patterns say (5,000 scalars)")
+    @Test("Random number-like text resolves as the core schema's patterns say (5,000 scalars)", .blocksItsThread)
     func matchesThePatterns() {
         var random = SplitMix64(seed: 0x5CA1A7)
         let alphabet = Array("0123456789+-.eExXoOaAfFnNiI")

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -112,7 +113,9 @@ struct LibYAMLPrefetcherTests {
         #expect(units.load(ordering: .relaxed) > 0, "the thread worked while it waited for the reader")
     }
 
-    @Test("Broken files give the same error, at the same place, after the same events", arguments: 0..<40)
+    @Test(
+        "Broken files give the same error, at the same place, after the same events", .blocksItsThread,
+        arguments: 0..<40)
     func sameErrors(seed: Int) {
         var random = SplitMix64(seed: 0x5EED_0000 + UInt64(seed))
         var bytes = Array(Self.sample(entries: 600).utf8)

@@ -1,11 +1,12 @@
 import EnsignTestSupport
+import EnsignTestTraits
 import Testing
 
 @testable import EnsignYAML
 
 @Suite("Known keys")
 struct YAMLKnownKeysTests {
-    @Test("A key matches the name with exactly its bytes, or none (2,000 random sets, 40 keys each)")
+    @Test("A key matches the name with exactly its bytes, or none (2,000 random sets, 40 keys each)", .blocksItsThread)
     func matchesByBytes() {
         var random = SplitMix64(seed: 0xC0FFEE)
         // Letters that make names share prefixes and lengths, and two that take two bytes.

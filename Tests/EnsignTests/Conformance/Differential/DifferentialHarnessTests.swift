@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -45,7 +46,8 @@ struct DifferentialHarnessTests {
     /// The seeds a normal build runs when no variable says otherwise.
     static let ciSeeds = (0..<UInt64(1_200)).map { 1 + $0 }
 
-    @Test("Generated evaluations agree with the reference, and every difference is a documented class")
+    @Test(
+        "Generated evaluations agree with the reference, and every difference is a documented class", .blocksItsThread)
     func agreesWithTheReference() throws {
         let reference = try ReferenceEvaluator.start()
         let run = DifferentialRun(reference: reference)
