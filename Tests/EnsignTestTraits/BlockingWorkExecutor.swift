@@ -6,8 +6,8 @@ import Foundation
 /// there are as many as cores (two on CI). A test that waits for a subprocess or a socket, or
 /// computes for seconds, holds that thread meanwhile; two such tests at once stop every other
 /// job in the process: async tests, and the jobs that deliver changes to observers on actors,
-/// which then time out. Tests that block run here instead, at most ``threadCount`` at a time,
-/// and leave the runtime's threads to the rest.
+/// which then time out. Tests that block run here instead, two at a time, and leave the
+/// runtime's threads to the rest. (Three at a time made the suite no faster on two cores.)
 final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable, proven: `jobs` is private and only read or written between
     // `condition.lock()` and `condition.unlock()`; every other stored property is a `let` of a
@@ -17,13 +17,10 @@ final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
     /// as the test process.
     static let shared = BlockingWorkExecutor(threadCount: 2)
 
-    /// How many of these tests run at once.
-    let threadCount: Int
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
     private init(threadCount: Int) {
-        self.threadCount = threadCount
         for index in 0..<threadCount {
             let thread = Thread { [self] in runJobs() }
             thread.name = "test-blocking-\(index)"

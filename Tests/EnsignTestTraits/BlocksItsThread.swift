@@ -3,10 +3,10 @@ import Testing
 /// Runs a test that blocks its thread on threads of its own, not on the concurrency runtime's.
 ///
 /// Give it to every test that holds its thread for more than a moment: one that waits for a
-/// subprocess, a socket or a sleep, or computes for a second or more. Such a test on the
-/// runtime's few threads (as many as cores) starves everything else that needs them; on a
-/// slow CI machine two of them at once held both threads for two minutes, and a delivery to
-/// an observer on an actor, waiting behind them, timed out. Here they take turns on
+/// subprocess, a socket or a sleep, or computes for a second or more. Such tests on the
+/// runtime's few threads (as many as cores) starve everything else that needs them: on a
+/// machine half as fast, they held both threads for the first 114 s of the run, and on CI a
+/// delivery to an observer on an actor, waiting behind them, timed out. Here they take turns on
 /// ``BlockingWorkExecutor``'s threads. A `@MainActor` test is unaffected: it runs on the main
 /// actor either way.
 ///
