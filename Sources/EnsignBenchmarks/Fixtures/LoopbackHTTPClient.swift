@@ -21,29 +21,33 @@ final class LoopbackHTTPClient {
     var keepsBody = false
 
     init(port: UInt16) throws {
+        // Stored only once connected: stored before, a failed connect would close it here and
+        // again in `deinit`, which runs when a class's init throws after setting every stored
+        // property (and the second close may hit a descriptor another thread just opened).
         #if canImport(Glibc)
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard socket >= 0 else { throw BenchmarkFailure("socket() failed") }
+        guard descriptor >= 0 else { throw BenchmarkFailure("socket() failed") }
         var noDelay: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
         guard connected else {
-            close(socket)
+            close(descriptor)
             throw BenchmarkFailure("cannot connect to 127.0.0.1:\(port)")
         }
+        socket = descriptor
     }
 
     deinit { close(socket) }

@@ -31,21 +31,28 @@ final class RawHTTPClient: HTTPByteSource {
 
     /// Connects to `127.0.0.1:port`.
     init(port: UInt16) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
+        // The descriptor is stored only once connected. Stored before, a failed connect would
+        // close it twice: here, and again in `deinit`, which runs when a class's init throws
+        // after setting every stored property. The second close once closed a libmicrohttpd
+        // server's wake-up descriptor that another test had just been given the same number,
+        // and that server aborted when it stopped.
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
-            close(socket)
-            throw Failure(description: "connect to port \(port): errno \(errno)")
+            let error = errno
+            close(descriptor)
+            throw Failure(description: "connect to port \(port): errno \(error)")
         }
+        socket = descriptor
     }
 
     deinit { close(socket) }
