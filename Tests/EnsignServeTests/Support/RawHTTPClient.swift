@@ -33,9 +33,9 @@ final class RawHTTPClient: HTTPByteSource {
     init(port: UInt16) throws {
         // The descriptor is stored only once connected. Stored before, a failed connect would
         // close it twice: here, and again in `deinit`, which runs when a class's init throws
-        // after setting every stored property. The second close once closed a libmicrohttpd
-        // server's wake-up descriptor that another test had just been given the same number,
-        // and that server aborted when it stopped.
+        // after setting every stored property. In between, another test's libmicrohttpd server
+        // had been given the same number for its wake-up descriptor; the second close closed
+        // it, and that server aborted when it stopped.
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
         var address = sockaddr_in()
