@@ -29,16 +29,17 @@ struct RuleCompilationRaceTests {
             let count = 20 + Int(random.next(below: 280))
             let definitions = (0..<count).map { TargetingHandoffTests.flag("f\($0)", targeting: nodes[$0]) }
             let pipeline = RuleCompilationPipeline(options: TargetingOptions())
-            let idle = IdleTaker(work: pipeline.idleWork, pauseEvery: 1 + Int(random.next(below: 8)))
+            let pauseEvery = 1 + Int(random.next(below: 8))
+            var idle: IdleTaker?
             for (index, definition) in definitions.enumerated() {
                 pipeline.submit(definition)
                 #expect(pipeline.backlog <= RuleCompilationPipeline.maximumBacklog)
                 // The submitting side sometimes pauses, as a reader waiting for a batch would.
                 if random.next(below: 16) == 0 { Thread.sleep(forTimeInterval: 0.000_05) }
-                if index == count / 2 { idle.start() }
+                if index == count / 2 { idle = IdleTaker(work: pipeline.idleWork, pauseEvery: pauseEvery) }
             }
             // As in a load: the parser (and its idle work) has stopped before the loader finishes.
-            idleCompiles += idle.stop()
+            idleCompiles += idle?.stop() ?? 0
             pipeline.finish()
             for (index, definition) in definitions.enumerated() {
                 let rule = try #require(definition.compiledTargeting, "round \(round): f\(index) was never compiled")
@@ -56,40 +57,32 @@ struct RuleCompilationRaceTests {
 /// A thread standing in for the parsing thread: runs `work` in a loop, as the parser does
 /// while it is a ring ahead of the reader, yielding every `pauseEvery` rules, until stopped.
 private final class IdleTaker: Sendable {
-    private let work: IdleWork
-    private let pauseEvery: Int
     private let stopping = SharedFlag()
-    private let compiled = Recorder<Int>()
-    private let finished = DispatchSemaphore(value: 0)
-    private let started = SharedFlag()
+    private let taken = Recorder<Int>()
+    private let thread: JoinableThread
 
+    /// Starts the thread.
     init(work: IdleWork, pauseEvery: Int) {
-        self.work = work
-        self.pauseEvery = pauseEvery
-    }
-
-    func start() {
-        started.set()
-        Thread { [self] in
-            var taken = 0
+        let stopping = stopping
+        let taken = taken
+        thread = JoinableThread {
+            var count = 0
             while !stopping.isSet {
                 if work.run() {
-                    taken += 1
-                    if taken % pauseEvery == 0 { sched_yield() }
+                    count += 1
+                    if count % pauseEvery == 0 { sched_yield() }
                 } else {
                     sched_yield()
                 }
             }
-            compiled.record(taken)
-            finished.signal()
-        }.start()
+            taken.record(count)
+        }
     }
 
     /// Stops the thread and waits for it; returns how many rules it compiled.
     func stop() -> Int {
-        guard started.isSet else { return 0 }
         stopping.set()
-        finished.wait()
-        return compiled.values.reduce(0, +)
+        thread.join()
+        return taken.values.reduce(0, +)
     }
 }
