@@ -69,7 +69,7 @@ let package = Package(
         ),
         // `ensign serve`'s HTTP server: the OFREP service and its event stream over libmicrohttpd,
         // bounded (connections, memory, bodies, headers, time-outs). Never a dependency of the core.
-        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignOFREP", "CMicroHTTPD"]),
+        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignYAML", "EnsignOFREP", "CMicroHTTPD"]),
         // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
         // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
         .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),

@@ -159,11 +159,12 @@ struct OpenFeatureClientTests {
     }
 
     @Test(
-        "Every testkit flag, for every context, evaluates through ensign serve as ensign eval says", .blocksItsThread,
-        .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
+        "With --null-variant, every testkit flag, for every context, evaluates through ensign serve as ensign eval says",
+        .blocksItsThread, .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func everyFlagAsEvalSays() throws {
         try Self.client.prepare(for: "The ensign serve client test")
-        let server = try Server(flags: Self.testkitFlags)
+        // The Python provider (0.3.0) reads `variant` unconditionally; see the next test.
+        let server = try Server(flags: Self.testkitFlags, arguments: ["--null-variant"])
         let lines = try Self.evaluateWithPython(server: server)
         let flagCount =
             try JSONValue(jsonText: String(contentsOf: Self.testkitFlags, encoding: .utf8))["flags"]?
@@ -186,6 +187,41 @@ struct OpenFeatureClientTests {
         // The comparison covered each kind of outcome, not only the easy one.
         let reasons = Set(lines.compactMap { $0["reason"]?.stringValue })
         #expect(reasons.isSuperset(of: ["STATIC", "TARGETING_MATCH", "DEFAULT", "DISABLED", "ERROR"]))
+    }
+
+    @Test(
+        "By default a flag without a variant leaves `variant` out, which the Python provider 0.3.0 reads as GENERAL; the rest agree",
+        .blocksItsThread, .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
+    func withoutVariantThePythonProviderFails() throws {
+        try Self.client.prepare(for: "The ensign serve client test")
+        let server = try Server(flags: Self.testkitFlags)
+        let lines = try Self.evaluateWithPython(server: server)
+        var withoutVariant = 0
+        var mismatches: [String] = []
+        for line in lines {
+            let expected = try Self.evaluateWithCLI(line)
+            let key = line["key"]?.stringValue ?? "?"
+            if expected["errorCode"] == .null, expected["variant"] == .null {
+                // The member is left out, as the specification allows; the provider's
+                // `data["variant"]` raises KeyError, which the SDK reports as GENERAL with the code default.
+                withoutVariant += 1
+                if line["errorCode"] != "GENERAL" || line["value"] != line["default"]
+                    || line["errorMessage"]?.stringValue?.contains("variant") != true
+                {
+                    mismatches.append("\(key): expected the provider's KeyError on 'variant', got \(line.jsonText)")
+                }
+                continue
+            }
+            for field in ["value", "variant", "reason", "errorCode", "metadata"] where line[field] != expected[field] {
+                mismatches.append(
+                    "\(key): \(field) is \(line[field]?.jsonText ?? "absent"), not \(expected[field]?.jsonText ?? "absent")"
+                )
+            }
+        }
+        #expect(withoutVariant > 0)
+        #expect(
+            mismatches.isEmpty,
+            Comment(rawValue: "\(mismatches.count) mismatches:\n" + mismatches.prefix(30).joined(separator: "\n")))
     }
 
     @Test(

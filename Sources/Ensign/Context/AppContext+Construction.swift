@@ -150,6 +150,12 @@ extension AppContext {
     /// overrides file, which was set aside).
     public var loadDiagnostics: [Diagnostic] { rootStore.loadDiagnostics }
 
+    /// How many times the root context read its files again, and how many of those reloads
+    /// failed in some part (keeping the last good values): for a server's metrics.
+    package var reloadCounts: (reloads: Int, failures: Int) {
+        (rootStore.reloadCount.load(ordering: .relaxed), rootStore.failedReloadCount.load(ordering: .relaxed))
+    }
+
     /// Reads every file again and applies the result as one transaction.
     ///
     /// The files form three parts, each applied or failed on its own: the definitions side

@@ -102,6 +102,7 @@ extension ContextStore {
             let kept = layers.layout == nil ? loadDiagnostics.filter { !loader.source.isOverlay($0.location.file) } : []
             loadDiagnostics = (kept + layers.diagnostics).sortedByLocation()
         }
+        if !failures.isEmpty { failedReloadCount.add(1, ordering: .relaxed) }
         // Notes (a deleted deployment file) are logged with the transaction that applied them.
         let notes = layers?.diagnostics.filter { $0.severity == .note } ?? []
         commit(cause: .reload(files: files), diagnostics: notes) { state -> AffectedKeys in

@@ -26,6 +26,8 @@ final class ContextStore: Sendable {
     let reloadLock = LockedState(())
     /// How many times the files were read again (tests check that unchanged files are not).
     let reloadCount = Atomic<Int>(0)
+    /// How many of those reloads failed in some part (the last good values stayed in force).
+    let failedReloadCount = Atomic<Int>(0)
     /// How many deliveries attached providers made through their ``ValueProviderUpdates``
     /// (the compatibility test checks that a stopped provider makes none).
     let providerDeliveries = Atomic<Int>(0)

@@ -20,10 +20,16 @@ enum ServeCommand {
             deployment files, the fleet layer (--etcd), and live overrides — the server starts
             a control server, so `ensign set`, `ensign toggle` and `ensign menu` work on it.
 
-            It speaks plain HTTP, on loopback by default: to serve other machines, put a
-            TLS-terminating proxy in front. With ENSIGN_SERVE_TOKEN set, or --token-file, every
-            request needs 'Authorization: Bearer TOKEN' or 'X-API-Key: TOKEN' (never pass a
-            token on the command line: other users can read it). Ctrl-C or SIGTERM stops it.
+            It listens on loopback by default and speaks plain HTTP, or HTTPS with --tls-cert and
+            --tls-key. With ENSIGN_SERVE_TOKEN set, or --token-file, every OFREP request needs
+            'Authorization: Bearer TOKEN' or 'X-API-Key: TOKEN' (never pass a token on the
+            command line: other users can read it). GET /healthz, /readyz and /metrics (the
+            Prometheus text format) are served beside OFREP, or on --management-listen.
+
+            It holds a fleet with no option given: it raises the descriptor limit to the hard
+            limit and sizes itself from it, and the start-up line says what it holds. Ctrl-C or
+            SIGTERM drains it: it stops accepting, tells event streams to reconnect later, lets
+            requests in flight finish (up to 10 s), and exits 0.
             """,
         options: [
             .value("flags", "DIR|FILE", "the definitions directory, bundle or file", required: true),
@@ -35,7 +41,22 @@ enum ServeCommand {
             .value("etcd-prefix", "P", "the fleet's key prefix (default: /ensign/serve/)"),
             .value("listen", "HOST:PORT", "where to listen (default: 127.0.0.1:8016; port 0 picks a free one)"),
             .value("token-file", "PATH", "require the token in this file (else $ENSIGN_SERVE_TOKEN, if set)"),
+            .value(
+                "management-listen", "HOST:PORT",
+                "serve /healthz, /readyz and /metrics here instead of beside OFREP (plain HTTP, no token)"),
+            .value("tls-cert", "FILE", "speak HTTPS with this PEM certificate chain (needs --tls-key)"),
+            .value("tls-key", "FILE", "the PEM private key of --tls-cert (unencrypted; keep it readable by you alone)"),
+            .value(
+                "connection-limit", "N",
+                "the most connections at once (default: from the descriptor limit, at most 65536)"),
+            .value(
+                "event-stream-limit", "N",
+                "the most event streams at once (default: three quarters of the connection limit, at most 50000)"),
             .value("socket", "PATH", "the control socket (default: <runtime dir>/serve.<pid>.sock)"),
+            .flag(
+                "null-variant",
+                "write \"variant\": null for a flag without one instead of leaving it out (for OpenFeature's"
+                    + " Python OFREP provider 0.3.0, which reads it unconditionally)"),
             .flag(
                 "allow-production-writes",
                 "let `ensign set` and the other live commands write in the production environment (refused by default)"),
@@ -64,6 +85,18 @@ enum ServeCommand {
             throw UsageError("--listen: \(error)")
         }
         let credentials = try readCredentials(arguments)
+        var serverOptions = OFREPServerOptions()
+        serverOptions.listenAddress = listen
+        serverOptions.managementAddress = try arguments.option("management-listen").map { text in
+            do {
+                return try ListenAddress(parsing: text)
+            } catch {
+                throw UsageError("--management-listen: \(error)")
+            }
+        }
+        serverOptions.tls = try readTLS(arguments)
+        serverOptions.connectionLimit = try positiveInteger(arguments, "connection-limit")
+        serverOptions.eventStreamLimit = try positiveInteger(arguments, "event-stream-limit")
         // Blocked before any thread starts, so every thread inherits the mask and the signals
         // reach the sigwait below instead of killing the process.
         Interruption.blockTerminationSignals()
@@ -80,16 +113,16 @@ enum ServeCommand {
                 context: context, endpoints: EtcdConfiguration.endpoints(fromList: urls),
                 prefix: arguments.option("etcd-prefix") ?? "/ensign/serve/")
         }
-        let control = try ControlServer.start(
-            context: context,
-            options: ControlServerOptions(
-                appName: "serve", allowsWritesInProduction: arguments.flag("allow-production-writes"),
-                socketPath: arguments.option("socket")))
+        var controlOptions = ControlServerOptions(
+            appName: "serve", allowsWritesInProduction: arguments.flag("allow-production-writes"),
+            socketPath: arguments.option("socket"))
+        let servedServer = LockedServer()
+        controlOptions.statusDetails = { servedServer.statusDetails }
+        let control = try ControlServer.start(context: context, options: controlOptions)
         var serviceOptions = OFREPServiceOptions()
         serviceOptions.credentials = credentials
         serviceOptions.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
-        var serverOptions = OFREPServerOptions()
-        serverOptions.listenAddress = listen
+        serviceOptions.writesNullVariant = arguments.flag("null-variant")
         let server: OFREPServer
         do {
             server = try OFREPServer.start(
@@ -100,16 +133,50 @@ enum ServeCommand {
             control.stop()
             return ExitStatus.failure
         }
+        servedServer.set(server)
         printBanner(
             server: server, context: context, socket: control.socketPath, hasToken: credentials != nil,
             console: &console)
         console.flush()
         Interruption.waitForTermination()
-        server.stop()
+        console.print("ensign serve: draining: no new connections; event streams told to reconnect later")
+        console.flush()
+        let finished = server.drain(timeout: .seconds(10))
         fleet?.stop()
         control.stop()
-        console.print("ensign serve: stopped")
+        console.print(
+            finished ? "ensign serve: stopped" : "ensign serve: stopped; requests still open after 10 s were closed")
         return ExitStatus.success
+    }
+
+    /// `--tls-cert` and `--tls-key`, read and checked; `nil` when neither is given.
+    static func readTLS(_ arguments: ParsedArguments) throws -> ServerTLS? {
+        let certificatePath = arguments.option("tls-cert")
+        let keyPath = arguments.option("tls-key")
+        guard certificatePath != nil || keyPath != nil else { return nil }
+        guard let certificatePath, let keyPath else {
+            throw UsageError("give both --tls-cert FILE and --tls-key FILE, or neither")
+        }
+        guard let certificate = try? String(contentsOfFile: certificatePath, encoding: .utf8) else {
+            throw UsageError("--tls-cert: cannot read '\(certificatePath)'")
+        }
+        guard let key = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
+            throw UsageError("--tls-key: cannot read '\(keyPath)'")
+        }
+        do {
+            return try ServerTLS(certificateChainPEM: certificate, privateKeyPEM: key)
+        } catch {
+            throw UsageError("--tls-cert/--tls-key: \(error)")
+        }
+    }
+
+    /// A positive whole number option; `nil` when not given.
+    static func positiveInteger(_ arguments: ParsedArguments, _ name: String) throws -> Int? {
+        guard let text = arguments.option(name) else { return nil }
+        guard let number = Int(text), number > 0 else {
+            throw UsageError("--\(name): '\(text)' is not a positive whole number")
+        }
+        return number
     }
 
     /// The token from `--token-file`, else `$ENSIGN_SERVE_TOKEN`; `nil` when neither is given.
@@ -136,14 +203,50 @@ enum ServeCommand {
         server: OFREPServer, context: AppContext, socket: String, hasToken: Bool, console: inout Console
     ) {
         let flags = context.definitions.count
+        let scheme = server.options.tls == nil ? "http" : "https"
         console.print(
-            "ensign serve: OFREP on http://\(server.address)/ofrep/v1 — environment \(context.environment), \(flags) keys"
-                + (hasToken ? ", token required" : ""))
+            "ensign serve: OFREP on \(scheme)://\(server.address)/ofrep/v1 — environment \(context.environment),"
+                + " \(flags) keys" + (hasToken ? ", token required" : ""))
+        console.print("limits: \(server.limits)")
+        console.print(
+            "health and metrics: http://\(server.managementAddress)/healthz, /readyz, /metrics"
+                + (server.options.managementAddress == nil && hasToken ? " (/metrics needs the token)" : ""))
         console.print("control socket: \(socket)")
-        if !server.address.isLoopback {
+        if server.limits.eventStreams < 10_000 {
             console.printError(
-                "warning: plain HTTP on \(server.address), which other machines can reach: put a TLS-terminating"
-                    + " proxy in front, and set a token")
+                "warning: \(server.limits.eventStreams) event streams at most: the descriptor limit is"
+                    + " \(server.limits.descriptors) (hard limit \(server.limits.descriptorHardLimit)); raise the"
+                    + " hard limit (ulimit -Hn, or LimitNOFILE= for a systemd service) to serve a fleet")
         }
+        if !server.address.isLoopback, server.options.tls == nil {
+            console.printError(
+                "warning: plain HTTP on \(server.address), which other machines can reach: give --tls-cert and"
+                    + " --tls-key or put a TLS-terminating proxy in front, and set a token")
+        }
+    }
+}
+
+/// The running server, once started, for the control server's `status` (which can be asked
+/// before the HTTP server is up).
+private final class LockedServer: Sendable {
+    private let server = LockedState<OFREPServer?>(nil)
+
+    func set(_ server: OFREPServer) { self.server.withLock { $0 = server } }
+
+    var statusDetails: [StatusDetail] {
+        guard let server = server.withLock({ $0 }) else { return [] }
+        let report = server.report
+        return [
+            StatusDetail(name: "serve", value: "\(server.options.tls == nil ? "http" : "https")://\(server.address)"),
+            StatusDetail(name: "serve limits", value: report.limits.description),
+            StatusDetail(
+                name: "serve open", value: "\(report.openConnections) connections, \(report.eventStreams) event streams"
+            ),
+            StatusDetail(
+                name: "serve refused",
+                value: "\(report.refusedConnections) connections, \(report.refusedEventStreams) event streams;"
+                    + " \(report.closedSlowClients) slow clients cut, \(report.reclaimedIdleConnections) idle reclaimed"
+            ),
+        ]
     }
 }

@@ -27,6 +27,7 @@ enum StatusCommand {
             table.add(["writes", status.acceptsWrites ? "accepted" : "refused (production)"])
             table.add(["connections", "\(status.connections), \(status.watchers) watching"])
             table.add(["started", status.startedAt])
+            for detail in status.details ?? [] { table.add([detail.name, detail.value]) }
             for line in table.lines(console: console).dropFirst() {
                 console.print(line.hasPrefix("health") && status.isDegraded ? console.styled(line, .red) : line)
             }

@@ -39,6 +39,9 @@ public struct ControlServerOptions: Sendable {
     /// Where the server reports refused peers and other notable events; called on the
     /// server's thread. Default: standard error.
     public var log: @Sendable (String) -> Void
+    /// More lines for `ensign status`, asked for on each `status` request: what the app serves
+    /// besides its context (`ensign serve` gives its limits and open connections). Default: none.
+    public var statusDetails: (@Sendable () -> [StatusDetail])?
 
     /// Creates options with the default limits.
     public init(
@@ -53,6 +56,7 @@ public struct ControlServerOptions: Sendable {
         self.idleTimeout = .seconds(300)
         self.watchQueueCapacity = 1024
         self.log = ControlServerOptions.logToStandardError
+        self.statusDetails = nil
     }
 
     /// Writes `ensign control: <message>` to standard error.

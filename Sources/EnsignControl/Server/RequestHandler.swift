@@ -85,7 +85,7 @@ struct RequestHandler: Sendable {
                 flagProblems: status.flagProblems.map(\.description), keyCount: context.definitions.count,
                 overrideCount: context.overrides.count,
                 acceptsWrites: !refusesWrites, connections: connections, watchers: watchers,
-                startedAt: startedAt.description))
+                startedAt: startedAt.description, details: options.statusDetails?()))
     }
 
     /// The full key for `key` when a definition has it; `NOT_FOUND` (with a suggestion) otherwise.

@@ -1,22 +1,26 @@
-/// The bulk response's `ETag`: the context's generation (which moves on every live change)
-/// and a digest of the evaluation context, under a tag for this process, so a tag from
-/// before a restart never matches.
+import Ensign
+
+/// The bulk response's `ETag`: the configuration digest (``OFREPService/configurationDigest``)
+/// and a digest of the request's evaluation context, both made from content alone.
 ///
-/// A tag is `"<process>-<generation>-<context digest>"`. Two requests with the same context
-/// at the same generation get the same evaluations, so a matching `If-None-Match` needs no
-/// evaluation at all.
+/// A tag is `"<configuration digest>-<context digest>"`. The same configuration and the same
+/// context give the same evaluations, so a matching `If-None-Match` needs no evaluation at all,
+/// and since no part of the tag belongs to a process, a client keeps getting 304s from any
+/// replica serving the same configuration behind a load balancer.
 struct OFREPEntityTag: Hashable {
     /// The quoted tag, as sent in `ETag`.
     let text: String
 
-    /// The tag for `generation` and a context's canonical JSON text.
-    init(process: String, generation: UInt64, contextText: String) {
-        text = "\"\(process)-\(generation)-\(String(Self.digest(contextText.utf8), radix: 16))\""
+    /// The tag for a configuration digest and a context's canonical JSON text.
+    init(configurationDigest: String, contextText: String) {
+        var context = ContentDigest()
+        context.add(bytes: contextText.utf8)
+        text = "\"\(configurationDigest)-\(context.hexadecimal)\""
     }
 
-    /// The tag the event stream sends for a generation (the configuration's, not a context's).
-    static func configurationTag(process: String, generation: UInt64) -> String {
-        "\"\(process)-\(generation)\""
+    /// The tag the event stream sends for a configuration (no context's).
+    static func configurationTag(digest: String) -> String {
+        "\"\(digest)\""
     }
 
     /// Whether an `If-None-Match` value names this tag: `*`, or a comma-separated list of
@@ -29,16 +33,6 @@ struct OFREPEntityTag: Hashable {
             if tag == text[...] { return true }
         }
         return false
-    }
-
-    /// 64-bit FNV-1a: a digest, not a secret (the context is the client's own).
-    static func digest(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0100_0000_01b3
-        }
-        return hash
     }
 }
 

@@ -13,7 +13,10 @@ extension OFREPFlagEvaluation {
     /// with a closed set of reasons (the Python provider) fail on them: they go out as
     /// `STATIC` (one value for every context, which an override is), with Ensign's reason in
     /// the metadata as `ensignReason`.
-    public init(details: ResolutionDetails<JSONValue>) {
+    ///
+    /// With `writesNullVariant`, a success without a variant says `"variant": null` (see
+    /// ``OFREPEvaluationSuccess/writesNullVariant``).
+    public init(details: ResolutionDetails<JSONValue>, writesNullVariant: Bool = false) {
         if let errorCode = details.errorCode {
             self = .failure(
                 OFREPEvaluationFailure(
@@ -33,6 +36,6 @@ extension OFREPFlagEvaluation {
         self = .success(
             OFREPEvaluationSuccess(
                 key: details.key, value: details.value.isNull ? nil : details.value, reason: reason,
-                variant: details.variant, metadata: metadata))
+                variant: details.variant, metadata: metadata, writesNullVariant: writesNullVariant))
     }
 }

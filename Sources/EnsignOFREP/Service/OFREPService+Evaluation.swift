@@ -2,7 +2,9 @@ import Ensign
 
 extension OFREPService {
     /// `POST /ofrep/v1/evaluate/flags/{key}`.
-    func evaluateSingle(encodedKey: Substring, request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+    func evaluateSingle(
+        encodedKey: Substring, request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
+    ) -> OFREPHTTPResponse {
         guard let key = PercentDecoding.decode(encodedKey) else {
             return .json(
                 400,
@@ -20,7 +22,9 @@ extension OFREPService {
                 OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
         let child = context.makeChild(label: "ofrep", evaluationContext: evaluationRequest.evaluationContext)
-        let evaluation = OFREPFlagEvaluation(details: child.untrackedSnapshot.details(forKeyNamed: key))
+        let details = child.untrackedSnapshot.details(forKeyNamed: key)
+        evaluated(details)
+        let evaluation = OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant)
         switch evaluation {
         case .success(let success): return .json(200, success.jsonText)
         case .failure(let failure): return .json(failure.errorCode == .flagNotFound ? 404 : 400, failure.jsonText)
@@ -29,7 +33,9 @@ extension OFREPService {
 
     /// `POST /ofrep/v1/evaluate/flags`: every flag (preferences are a user's own, not served),
     /// or 304 when the client's tag is current.
-    func evaluateBulk(_ request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+    func evaluateBulk(
+        _ request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
+    ) -> OFREPHTTPResponse {
         let evaluationRequest: OFREPEvaluationRequest
         do {
             evaluationRequest = try OFREPEvaluationRequest(jsonBytes: request.body)
@@ -41,7 +47,7 @@ extension OFREPService {
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = child.untrackedSnapshot
         let tag = OFREPEntityTag(
-            process: processTag, generation: snapshot.generation,
+            configurationDigest: configurationDigest(of: snapshot),
             contextText: JSONValue.object(evaluationRequest.context).jsonText)
         let tagHeaders: [(name: String, value: String)] = [("ETag", tag.text), ("Cache-Control", "no-cache")]
         if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
@@ -49,7 +55,9 @@ extension OFREPService {
         }
         var flags: [OFREPFlagEvaluation] = []
         for key in snapshot.keys where snapshot.definition(forKeyNamed: key)?.kind != .preference {
-            flags.append(OFREPFlagEvaluation(details: snapshot.details(forKeyNamed: key)))
+            let details = snapshot.details(forKeyNamed: key)
+            evaluated(details)
+            flags.append(OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant))
         }
         var streams: [OFREPEventStream] = []
         if let path = options.eventStreamPath {

@@ -27,8 +27,8 @@ public final class OFREPService: Sendable {
     public let context: AppContext
     /// How it answers.
     public let options: OFREPServiceOptions
-    /// Tags this process's ETags, so that none survives a restart (generations start again).
-    let processTag: String
+    /// The configuration digest of the newest snapshot asked about, until the generation moves.
+    private let configurationDigests = LockedState<(generation: UInt64, digest: String)?>(nil)
 
     /// The path prefix of the single evaluation endpoint.
     static let singlePrefix = "/ofrep/v1/evaluate/flags/"
@@ -41,12 +41,19 @@ public final class OFREPService: Sendable {
     public init(context: AppContext, options: OFREPServiceOptions = OFREPServiceOptions()) {
         self.context = context
         self.options = options
-        processTag = String(UInt32.random(in: .min ... .max), radix: 36)
     }
 
     /// Answers one request. Never throws and never traps on what a client sends: whatever
     /// the bytes, the answer is a status and an OFREP body.
     public func respond(to request: OFREPHTTPRequest) -> OFREPHTTPResponse {
+        respond(to: request, evaluated: { _ in })
+    }
+
+    /// Answers one request, handing `evaluated` each flag's details as it is evaluated (one for
+    /// a single evaluation, every flag for a bulk one, none for a 304): a server's metrics.
+    package func respond(
+        to request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
+    ) -> OFREPHTTPResponse {
         let route = Route(path: request.path)
         if case .unknown = route {
             return Self.generalError(404, "no OFREP endpoint at '\(request.path)'; see /ofrep/v1/evaluate/flags")
@@ -60,8 +67,9 @@ public final class OFREPService: Sendable {
             return Self.generalError(413, "the body is over \(options.maximumBodyBytes) bytes")
         }
         switch route {
-        case .single(let encodedKey): return evaluateSingle(encodedKey: encodedKey, request: request)
-        case .bulk: return evaluateBulk(request)
+        case .single(let encodedKey):
+            return evaluateSingle(encodedKey: encodedKey, request: request, evaluated: evaluated)
+        case .bulk: return evaluateBulk(request, evaluated: evaluated)
         case .configuration: return .json(200, configuration.jsonText)
         case .unknown: return Self.generalError(404, "no OFREP endpoint at '\(request.path)'")
         }
@@ -90,15 +98,38 @@ public final class OFREPService: Sendable {
             supportedTypes: ["boolean", "string", "integer", "float", "object"])
     }
 
-    /// The server-sent event announcing the configuration at `generation` (the current one
-    /// when `nil`): `refetchEvaluation`, its id the generation.
-    public func changeEvent(generation: UInt64? = nil, lastModifiedSeconds: Int? = nil) -> OFREPServerSentEvent {
-        let generation = generation ?? context.untrackedSnapshot.generation
+    /// The digest of the configuration requests are evaluated against now: 16 hexadecimal digits
+    /// that change when any flag's definition, value from the files or the fleet, override, or the
+    /// server's own evaluation context changes, and only then.
+    ///
+    /// It is made from content alone (``OFREPEntityTag``), so every replica serving the same
+    /// configuration computes the same one: the bulk `ETag`s and the event ids built on it are
+    /// understood by any replica behind a load balancer.
+    public var configurationDigest: String { configurationDigest(of: context.untrackedSnapshot) }
+
+    /// The configuration digest of `snapshot` (the server's context's, or a child's, which
+    /// shares its parent's configuration); computed once per generation.
+    package func configurationDigest(of snapshot: ContextSnapshot) -> String {
+        if let cached = configurationDigests.withLock({ $0 }), cached.generation == snapshot.generation {
+            return cached.digest
+        }
+        let digest = snapshot.contentDigest(including: { $0.kind != .preference }).hexadecimal
+        configurationDigests.withLock { cached in
+            if (cached?.generation ?? 0) <= snapshot.generation { cached = (snapshot.generation, digest) }
+        }
+        return digest
+    }
+
+    /// The server-sent event announcing the configuration with the digest
+    /// `configurationDigest` (the current one when `nil`): `refetchEvaluation`, its id the digest.
+    public func changeEvent(configurationDigest: String? = nil, lastModifiedSeconds: Int? = nil)
+        -> OFREPServerSentEvent
+    {
+        let digest = configurationDigest ?? self.configurationDigest
         return OFREPServerSentEvent(
-            id: String(generation),
+            id: digest,
             data: OFREPEventData(
-                type: OFREPEventData.refetchEvaluationType,
-                etag: OFREPEntityTag.configurationTag(process: processTag, generation: generation),
+                type: OFREPEventData.refetchEvaluationType, etag: OFREPEntityTag.configurationTag(digest: digest),
                 lastModified: lastModifiedSeconds.map(OFREPEventData.LastModified.seconds)))
     }
 
@@ -118,14 +149,14 @@ public final class OFREPService: Sendable {
     }
 }
 
-/// Which endpoint a path names.
-enum Route: Equatable {
+/// Which endpoint a path names; `package` so the HTTP server labels its metrics with it.
+package enum Route: Equatable {
     case single(encodedKey: Substring)
     case bulk
     case configuration
     case unknown
 
-    init(path: String) {
+    package init(path: String) {
         if path == OFREPService.bulkPath {
             self = .bulk
         } else if path.hasPrefix(OFREPService.singlePrefix), path.utf8.count > OFREPService.singlePrefix.utf8.count {

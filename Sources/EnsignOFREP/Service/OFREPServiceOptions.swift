@@ -21,6 +21,11 @@ public struct OFREPServiceOptions: Sendable {
     public var maximumBodyBytes: Int
     /// The name the configuration endpoint gives.
     public var name: String
+    /// Whether a success without a variant says `"variant": null` instead of leaving the member
+    /// out, for OpenFeature's Python OFREP provider 0.3.0, which reads it unconditionally (and
+    /// turns a response without one into a `GENERAL` error). The specification says a variant
+    /// is a string when present, so the default, `false`, leaves it out.
+    public var writesNullVariant: Bool
 
     /// The event stream's path when the HTTP server serves one.
     public static let defaultEventStreamPath = "/ofrep/v1/events"
@@ -33,5 +38,6 @@ public struct OFREPServiceOptions: Sendable {
         minimumPollingIntervalMilliseconds = 1000
         maximumBodyBytes = 64 * 1024
         name = "Ensign"
+        writesNullVariant = false
     }
 }

@@ -7,9 +7,10 @@ import Ensign
 /// the member is then left out of the JSON, and `reason`, `variant` and `metadata` still say
 /// why.
 ///
-/// `variant` is always written, `null` when there is none: the specification makes it
-/// optional, but OpenFeature's Python provider (0.3.0) reads the member unconditionally, as
-/// flagd always sends it. A reader takes `null` and an absent member alike as no variant.
+/// `variant` is left out when there is none (a disabled flag, a flag without `variants:`): the
+/// specification makes it an optional string, and `null` is not one. A reader takes `null` and
+/// an absent member alike as no variant. For clients that read the member unconditionally
+/// (OpenFeature's Python provider 0.3.0), ``writesNullVariant`` writes `null` instead.
 ///
 /// ```swift
 /// let success = OFREPEvaluationSuccess(key: "new-feature", value: .bool(true), reason: "TARGETING_MATCH", variant: "on")
@@ -27,24 +28,33 @@ public struct OFREPEvaluationSuccess: Sendable, Hashable {
     public var variant: String?
     /// The flag's metadata: Booleans, strings and numbers.
     public var metadata: [String: JSONValue]
+    /// Whether the JSON has `"variant": null` when there is no variant, instead of leaving the
+    /// member out: not what the specification allows (a variant is a string when present), but
+    /// what a client that reads the member unconditionally needs. Default: `false`.
+    public var writesNullVariant: Bool
 
     /// Creates a success.
     public init(
-        key: String, value: JSONValue?, reason: String, variant: String? = nil, metadata: [String: JSONValue] = [:]
+        key: String, value: JSONValue?, reason: String, variant: String? = nil, metadata: [String: JSONValue] = [:],
+        writesNullVariant: Bool = false
     ) {
         self.key = key
         self.value = value
         self.reason = reason
         self.variant = variant
         self.metadata = metadata
+        self.writesNullVariant = writesNullVariant
     }
 
-    /// The success as a JSON object; `value` and an empty `metadata` are left out when
-    /// absent, and `variant` is `null` when there is none.
+    /// The success as a JSON object; `value`, `variant` and an empty `metadata` are left out
+    /// when absent.
     public var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "key": .string(key), "reason": .string(reason), "variant": variant.map(JSONValue.string) ?? .null,
-        ]
+        var members: [String: JSONValue] = ["key": .string(key), "reason": .string(reason)]
+        if let variant {
+            members["variant"] = .string(variant)
+        } else if writesNullVariant {
+            members["variant"] = .null
+        }
         if let value { members["value"] = value }
         if !metadata.isEmpty { members["metadata"] = .object(metadata) }
         return .object(members)

@@ -18,10 +18,14 @@ struct OFREPEvaluationResultTests {
     func codeDefault() throws {
         let success = OFREPEvaluationSuccess(key: "new-feature", value: nil, reason: "DEFAULT", variant: "control")
         #expect(success.jsonText == #"{"key":"new-feature","reason":"DEFAULT","variant":"control"}"#)
-        // No variant either: the member is null, as the Python provider needs it present.
+        // No variant either: the member is left out (the schema's variant is a string when present)…
         let bare = OFREPEvaluationSuccess(key: "f", value: nil, reason: "DISABLED")
-        #expect(bare.jsonText == #"{"key":"f","reason":"DISABLED","variant":null}"#)
+        #expect(bare.jsonText == #"{"key":"f","reason":"DISABLED"}"#)
         #expect(try OFREPEvaluationSuccess(jsonBytes: Array(bare.jsonText.utf8)) == bare)
+        // …or null, for clients that read it unconditionally; both read back as no variant.
+        let nullVariant = OFREPEvaluationSuccess(key: "f", value: nil, reason: "DISABLED", writesNullVariant: true)
+        #expect(nullVariant.jsonText == #"{"key":"f","reason":"DISABLED","variant":null}"#)
+        #expect(try OFREPEvaluationSuccess(jsonBytes: Array(nullVariant.jsonText.utf8)) == bare)
         let read = try OFREPEvaluationSuccess(jsonBytes: Array(success.jsonText.utf8))
         #expect(read.value == nil)
         #expect(read == success)

@@ -55,10 +55,13 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var watchers: Int
     /// When the server started, ISO 8601 in UTC.
     public var startedAt: String
+    /// What the app adds (``ControlServerOptions/statusDetails``); `nil` from an app that adds
+    /// nothing, or a server that predates the field.
+    public var details: [StatusDetail]?
 
     enum CodingKeys: String, CodingKey {
         case server, label, diagnostics, flagProblems, keyCount, overrideCount, acceptsWrites, connections, watchers,
-            startedAt
+            startedAt, details
         case degradedSince
         case isDegraded = "degraded"
     }
@@ -67,7 +70,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public init(
         server: ServerHello, label: String, isDegraded: Bool, degradedSince: String?, diagnostics: [String],
         flagProblems: [String]? = nil, keyCount: Int, overrideCount: Int, acceptsWrites: Bool, connections: Int,
-        watchers: Int, startedAt: String
+        watchers: Int, startedAt: String, details: [StatusDetail]? = nil
     ) {
         self.server = server
         self.label = label
@@ -81,5 +84,20 @@ public struct StatusReport: Codable, Sendable, Hashable {
         self.connections = connections
         self.watchers = watchers
         self.startedAt = startedAt
+        self.details = details
+    }
+}
+
+/// One line an app adds to its status: `serve limits` → `18510 connections (13882 event streams), …`.
+public struct StatusDetail: Codable, Sendable, Hashable {
+    /// What the line is about, lower case: `serve limits`.
+    public var name: String
+    /// Its value.
+    public var value: String
+
+    /// Creates a line.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }

@@ -1,8 +1,10 @@
 import EnsignOFREP
 
 /// What one request has sent so far, kept by libmicrohttpd between calls of the access
-/// handler (its `con_cls`), and released when the request completes.
+/// handler (its `con_cls`, made when the request line is in), and released when the request completes.
 final class RequestState {
+    /// Whether the header section is complete (the access handler has been called).
+    var isHeaderSectionComplete = false
     /// The header fields, names lower-cased.
     var headers: [String: String] = [:]
     /// How many header fields there were (repeats included).

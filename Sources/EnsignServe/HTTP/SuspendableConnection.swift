@@ -1,0 +1,25 @@
+import CMicroHTTPD
+
+/// A libmicrohttpd connection that an event stream suspends while it has nothing to send, so
+/// that an idle stream holds no worker, and resumes when an event comes.
+///
+/// Only ``EventStreamClient`` calls these, under the rules libmicrohttpd sets: `suspend` on the
+/// connection's worker, from the stream's content reader; `resume` from any thread, and only
+/// while the connection is open (the client stops resuming once the stream's response is freed,
+/// which libmicrohttpd does before it frees the connection).
+struct SuspendableConnection: Sendable {
+    /// The connection's address as a bit pattern: libmicrohttpd's handle is not Sendable.
+    private let address: UInt
+
+    init(_ connection: OpaquePointer) {
+        address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+    }
+
+    private var pointer: OpaquePointer { OpaquePointer(bitPattern: address)! }
+
+    /// Takes the connection out of its worker's event loop until ``resume()``.
+    func suspend() { MHD_suspend_connection(pointer) }
+
+    /// Puts the connection back into its worker's event loop.
+    func resume() { MHD_resume_connection(pointer) }
+}

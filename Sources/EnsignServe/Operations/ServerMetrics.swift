@@ -1,0 +1,78 @@
+import Ensign
+import EnsignOFREP
+
+/// What `/metrics` counts as requests are answered: requests by endpoint and status, and
+/// evaluations by flag, variant and reason.
+///
+/// One lock for both, taken once per request (a bulk evaluation's flags are counted together).
+/// Labels come from the server's own definitions, never from what a client sends: a request
+/// for an undefined flag counts as a 404 of its endpoint, not as a flag, so no client can make
+/// the set of series grow.
+final class ServerMetrics: Sendable {
+    /// The endpoint label of a request.
+    enum Endpoint: String, Sendable, CaseIterable {
+        case evaluateFlag = "evaluate_flag"
+        case evaluateFlags = "evaluate_flags"
+        case configuration
+        case events
+        case healthz
+        case readyz
+        case metrics
+        case other
+
+        /// The endpoint a path names.
+        init(path: String, eventStreamPath: String?) {
+            if path == eventStreamPath {
+                self = .events
+                return
+            }
+            switch path {
+            case "/healthz": self = .healthz
+            case "/readyz": self = .readyz
+            case "/metrics": self = .metrics
+            default:
+                switch Route(path: path) {
+                case .single: self = .evaluateFlag
+                case .bulk: self = .evaluateFlags
+                case .configuration: self = .configuration
+                case .unknown: self = .other
+                }
+            }
+        }
+    }
+
+    struct RequestLabel: Hashable, Sendable {
+        var endpoint: Endpoint
+        var status: Int
+    }
+
+    struct EvaluationLabel: Hashable, Sendable {
+        var flag: String
+        var variant: String
+        var reason: String
+    }
+
+    struct Counts: Sendable {
+        var requests: [RequestLabel: Int] = [:]
+        var evaluations: [EvaluationLabel: Int] = [:]
+    }
+
+    private let counts = LockedState(Counts())
+
+    /// Counts one request and the evaluations it made.
+    func record(_ endpoint: Endpoint, status: Int, evaluations: [EvaluationLabel] = []) {
+        counts.withLock { counts in
+            counts.requests[RequestLabel(endpoint: endpoint, status: status), default: 0] += 1
+            for evaluation in evaluations { counts.evaluations[evaluation, default: 0] += 1 }
+        }
+    }
+
+    /// The label of an evaluation, or `nil` for a key no definition has (not counted by flag).
+    static func label(for details: ResolutionDetails<JSONValue>) -> EvaluationLabel? {
+        guard details.errorCode != .flagNotFound else { return nil }
+        return EvaluationLabel(flag: details.key, variant: details.variant ?? "", reason: details.reason.rawValue)
+    }
+
+    /// Everything counted so far.
+    var snapshot: Counts { counts.withLock { $0 } }
+}

@@ -1,0 +1,101 @@
+import Dispatch
+import Ensign
+import EnsignOFREP
+
+/// What one ``OFREPServer`` is made of, shared by its ports: the service, the event-stream hub,
+/// the connection table, the metrics, and the tick that drives the hub and the refusal log.
+final class ServerCore: Sendable {
+    let service: OFREPService
+    let options: OFREPServerOptions
+    let limits: OFREPServerLimits
+    let table: ConnectionTable
+    let hub: EventStreamHub
+    let metrics = ServerMetrics()
+    let startedAt = ContinuousClock.now
+    private let state = LockedState(State())
+    private let queue = DispatchQueue(label: "ensign.serve.tick")
+
+    private struct State {
+        var isDraining = false
+        var isStopped = false
+        var reported = ConnectionTable.Counters()
+        var reportedStreamRefusals = 0
+        var lastReport = ContinuousClock.now - .seconds(1)
+    }
+
+    init(service: OFREPService, options: OFREPServerOptions, limits: OFREPServerLimits) {
+        self.service = service
+        self.options = options
+        self.limits = limits
+        table = ConnectionTable(
+            settings: ConnectionTable.Settings(
+                limit: limits.connections, pressureMark: limits.connections - max(1, limits.connections / 16),
+                idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout))
+        hub = EventStreamHub(
+            service: service, limit: limits.eventStreams, queueCapacity: options.eventQueueCapacity,
+            keepAliveInterval: options.eventKeepAliveInterval)
+    }
+
+    /// Starts the table's reaper, the hub and the tick.
+    func start() {
+        table.startReaping()
+        hub.start()
+        scheduleTick()
+    }
+
+    var isDraining: Bool { state.withLock { $0.isDraining } }
+
+    func beginDraining() { state.withLock { $0.isDraining = true } }
+
+    /// Stops the tick and the reaper.
+    func stop() {
+        state.withLock { $0.isStopped = true }
+        table.stop()
+    }
+
+    /// Every poll interval, on a Dispatch queue of its own (never in a task: the workers must
+    /// never wait for Swift's cooperative pool, nor it for them).
+    private func scheduleTick() {
+        let interval = DispatchTimeInterval.nanoseconds(Int(options.generationPollInterval.nanosecondsRounded))
+        queue.asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self, !self.state.withLock({ $0.isStopped }) else { return }
+            let now = ContinuousClock.now
+            self.hub.tick(now: now)
+            self.logRefusals(now: now)
+            self.scheduleTick()
+        }
+    }
+
+    /// Logs what was refused or cut since the last report, at most once a second: a crowd of
+    /// refused clients must not flood the log, nor cost a write each.
+    private func logRefusals(now: ContinuousClock.Instant) {
+        let counters = table.counters
+        let streamRefusals = hub.refusedCount
+        let lines = state.withLock { state -> [String] in
+            guard now - state.lastReport >= .seconds(1) else { return [] }
+            var lines: [String] = []
+            let refused = counters.refusedAtLimit - state.reported.refusedAtLimit
+            if refused > 0 {
+                lines.append(
+                    "refused \(refused) connections at accept: \(limits.connections) open and none idle to reclaim")
+            }
+            let reclaimed = counters.reclaimed - state.reported.reclaimed
+            if reclaimed > 0 { lines.append("closed \(reclaimed) idle connections to make room for new ones") }
+            let slow = counters.headerTimeouts - state.reported.headerTimeouts
+            if slow > 0 {
+                lines.append("closed \(slow) connections whose header section took over \(options.headerTimeout)")
+            }
+            let streams = streamRefusals - state.reportedStreamRefusals
+            if streams > 0 {
+                lines.append("refused \(streams) event streams (503): \(limits.eventStreams) are open")
+            }
+            if !lines.isEmpty {
+                state.lastReport = now
+                state.reported = counters
+                state.reportedStreamRefusals = streamRefusals
+            }
+            return lines
+        }
+        for line in lines { options.log(line) }
+    }
+}

@@ -1,0 +1,143 @@
+import Ensign
+
+/// One event-stream connection's outgoing events: a bounded queue the hub fills, and the
+/// connection's worker drains into libmicrohttpd's buffer.
+///
+/// An idle stream costs no thread: when the queue is empty the worker suspends the connection
+/// (``SuspendableConnection``) and goes on with others; the next event resumes it. Whether it
+/// is suspended is decided under the client's lock, so an event queued while the worker is
+/// about to suspend always resumes it (libmicrohttpd cancels a suspension that a resumption
+/// overtook).
+///
+/// When a slow client lets `capacity` events pile up, the oldest is dropped: every OFREP
+/// event says "evaluate again", so the newest one carries everything the dropped ones did.
+final class EventStreamClient: Sendable {
+    fileprivate struct State {
+        var queue: [[UInt8]] = []
+        /// The rest of an event that did not fit in the last buffer.
+        var partial: ArraySlice<UInt8> = []
+        /// The worker suspended the connection (or is about to) for want of events.
+        var isSuspended = false
+        /// End the stream once the queue is sent (the server drains).
+        var isFinishing = false
+        /// End the stream now; nothing more is queued.
+        var isClosed = false
+        var droppedEvents = 0
+        /// When something was last queued, for keep-alive comments.
+        var lastQueued: ContinuousClock.Instant
+    }
+
+    /// What the worker does next.
+    enum Next {
+        /// Send these bytes.
+        case send(ArraySlice<UInt8>)
+        /// Nothing to send: the connection was suspended until an event comes.
+        case wait
+        /// The stream is over.
+        case end
+    }
+
+    private let state: LockedState<State>
+    private let capacity: Int
+    let connection: SuspendableConnection
+
+    /// A client whose queue holds at most `capacity` events, on `connection`.
+    init(capacity: Int, connection: SuspendableConnection) {
+        self.capacity = max(1, capacity)
+        self.connection = connection
+        state = LockedState(State(lastQueued: .now))
+    }
+
+    /// Queues an event's wire text, dropping the oldest queued one when the queue is full.
+    func enqueue(_ text: String) {
+        let bytes = Array(text.utf8)
+        let wakes = state.withLock { state -> Bool in
+            guard !state.isClosed, !state.isFinishing else { return false }
+            if state.queue.count >= capacity {
+                state.queue.removeFirst()
+                state.droppedEvents += 1
+            }
+            state.queue.append(bytes)
+            state.lastQueued = .now
+            return state.resumes()
+        }
+        // Safe outside the lock: a connection marked suspended stays open until resumed.
+        if wakes { connection.resume() }
+    }
+
+    /// Queues a comment line when nothing was queued for `interval`, so proxies keep an idle
+    /// stream open and a vanished client is noticed (its write fails).
+    func keepAlive(ifIdleFor interval: Duration, now: ContinuousClock.Instant) {
+        let wakes = state.withLock { state -> Bool in
+            guard !state.isClosed, !state.isFinishing, state.queue.isEmpty, state.partial.isEmpty,
+                now - state.lastQueued >= interval
+            else { return false }
+            state.queue.append(Array(": keep-alive\n\n".utf8))
+            state.lastQueued = now
+            return state.resumes()
+        }
+        if wakes { connection.resume() }
+    }
+
+    /// Sends `text` last, then ends the stream.
+    func finish(with text: String) {
+        let bytes = Array(text.utf8)
+        let wakes = state.withLock { state -> Bool in
+            guard !state.isClosed, !state.isFinishing else { return false }
+            state.queue.append(bytes)
+            state.isFinishing = true
+            return state.resumes()
+        }
+        if wakes { connection.resume() }
+    }
+
+    /// Ends the stream now: the next read reports its end.
+    func close() {
+        let wakes = state.withLock { state -> Bool in
+            state.isClosed = true
+            return state.resumes()
+        }
+        if wakes { connection.resume() }
+    }
+
+    /// The connection is gone (libmicrohttpd freed the response): never touch it again.
+    func connectionEnded() {
+        state.withLock { state in
+            state.isClosed = true
+            state.isSuspended = false
+        }
+    }
+
+    /// How many events were dropped because the client read too slowly.
+    var droppedEvents: Int { state.withLock { $0.droppedEvents } }
+
+    /// On the connection's worker: what to send next, at most `maximumBytes`. When there is
+    /// nothing, the connection is suspended before this returns ``Next/wait``.
+    func next(maximumBytes: Int) -> Next {
+        let next = state.withLock { state -> Next in
+            if state.isClosed { return .end }
+            if state.partial.isEmpty {
+                guard !state.queue.isEmpty else {
+                    if state.isFinishing { return .end }
+                    state.isSuspended = true
+                    return .wait
+                }
+                state.partial = state.queue.removeFirst()[...]
+            }
+            let chunk = state.partial.prefix(maximumBytes)
+            state.partial = state.partial.dropFirst(chunk.count)
+            return .send(chunk)
+        }
+        if case .wait = next { connection.suspend() }
+        return next
+    }
+}
+
+extension EventStreamClient.State {
+    /// Marks the connection as no longer suspended; returns whether it must be resumed.
+    fileprivate mutating func resumes() -> Bool {
+        guard isSuspended else { return false }
+        isSuspended = false
+        return true
+    }
+}
