@@ -73,6 +73,10 @@ static inline struct MHD_Daemon *ensign_mhd_start(const struct ensign_mhd_settin
     options[count].value = (intptr_t)(integer); \
     options[count].ptr_value = (void *)(pointer); \
     count++;
+    // The logger first, so that libmicrohttpd's messages about the other options reach it.
+    if (settings->message != NULL) {
+        ENSIGN_OPTION(MHD_OPTION_EXTERNAL_LOGGER, ensign_mhd_log_trampoline, settings);
+    }
     ENSIGN_OPTION(MHD_OPTION_SOCK_ADDR, 0, settings->address);
     ENSIGN_OPTION(MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context);
     ENSIGN_OPTION(MHD_OPTION_NOTIFY_CONNECTION, settings->connection_notification, settings->context);
@@ -97,9 +101,6 @@ static inline struct MHD_Daemon *ensign_mhd_start(const struct ensign_mhd_settin
     if (settings->tls_key_pem != NULL && settings->tls_certificate_pem != NULL) {
         ENSIGN_OPTION(MHD_OPTION_HTTPS_MEM_KEY, 0, settings->tls_key_pem);
         ENSIGN_OPTION(MHD_OPTION_HTTPS_MEM_CERT, 0, settings->tls_certificate_pem);
-    }
-    if (settings->message != NULL) {
-        ENSIGN_OPTION(MHD_OPTION_EXTERNAL_LOGGER, ensign_mhd_log_trampoline, settings);
     }
     ENSIGN_OPTION(MHD_OPTION_END, 0, NULL);
 #undef ENSIGN_OPTION

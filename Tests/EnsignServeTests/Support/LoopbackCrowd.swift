@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thousands of loopback connections driven by one thread with poll(2): the crowd the scale
+/// tests put in front of a server (event streams, slow-header clients), each connection with
+/// what it has received so far.
+///
+/// Connections are made with blocking connects (loopback connects complete at once while the
+/// server's backlog has room), then switched to non-blocking; ``pump(until:timeout:)`` reads
+/// whatever arrives until every connection satisfies a condition.
+final class LoopbackCrowd {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private(set) var sockets: [Int32] = []
+    /// What each connection received, at most the last 64 KiB.
+    private(set) var received: [[UInt8]] = []
+    /// Whether each connection was closed by the server.
+    private(set) var isClosed: [Bool] = []
+    private var lastSendToAll = ContinuousClock.now
+
+    deinit { closeAll() }
+
+    /// Raises this process's soft descriptor limit to its hard limit (the crowd needs thousands).
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
+    }
+
+    /// Opens `count` connections to `127.0.0.1:port` and sends `request` on each.
+    func connect(_ count: Int, port: Int, sending request: String) throws {
+        let bytes = Array(request.utf8)
+        for _ in 0..<count {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno) after \(sockets.count)") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0 else {
+                let error = errno
+                close(descriptor)
+                throw Failure(description: "connect: errno \(error) after \(sockets.count) connections")
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            sockets.append(descriptor)
+            received.append([])
+            isClosed.append(false)
+            if !bytes.isEmpty { try send(bytes, on: sockets.count - 1) }
+        }
+    }
+
+    /// Sends bytes on connection `index` (a few bytes never block on loopback).
+    func send(_ bytes: [UInt8], on index: Int) throws {
+        guard !isClosed[index] else { return }
+        let sent = bytes.withUnsafeBytes { Glibc.send(sockets[index], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent < 0, errno == EPIPE || errno == ECONNRESET {
+            isClosed[index] = true
+            return
+        }
+        guard sent == bytes.count else { throw Failure(description: "send on connection \(index): errno \(errno)") }
+    }
+
+    /// Sends `bytes` on every open connection, unless it did so less than `interval` ago (a
+    /// slow client's next header byte).
+    func sendToAll(_ bytes: [UInt8], atMostEvery interval: Duration = .zero) throws {
+        let now = ContinuousClock.now
+        guard now - lastSendToAll >= interval else { return }
+        lastSendToAll = now
+        for index in sockets.indices { try send(bytes, on: index) }
+    }
+
+    /// Reads what arrives until `isDone` holds for every connection (given what it received and
+    /// whether it is closed) or `timeout` passes; `everyRound` runs between polls (slow clients
+    /// send their next byte there). Returns how many connections are done.
+    @discardableResult
+    func pump(
+        timeout: Duration, everyRound: () throws -> Void = {}, until isDone: (_ received: [UInt8], _ isClosed: Bool) -> Bool
+    ) rethrows -> Int {
+        let deadline = ContinuousClock.now + timeout
+        var done = Array(repeating: false, count: sockets.count)
+        var doneCount = 0
+        func check(_ index: Int) {
+            if !done[index], isDone(received[index], isClosed[index]) {
+                done[index] = true
+                doneCount += 1
+            }
+        }
+        for index in sockets.indices { check(index) }
+        var descriptors = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while doneCount < sockets.count, ContinuousClock.now < deadline {
+            try everyRound()
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 50)
+            guard ready > 0 else { continue }
+            for index in descriptors.indices where descriptors[index].revents != 0 && !isClosed[index] {
+                let count = chunk.withUnsafeMutableBytes { recv(sockets[index], $0.baseAddress, $0.count, 0) }
+                if count > 0 {
+                    received[index] += chunk.prefix(count)
+                    if received[index].count > 65536 { received[index].removeFirst(received[index].count - 65536) }
+                } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                    isClosed[index] = true
+                    descriptors[index].events = 0
+                }
+                check(index)
+            }
+        }
+        return doneCount
+    }
+
+    /// How many connections received `text` (anywhere in what they kept).
+    func count(receiving text: String) -> Int {
+        received.count { $0.containsText(text) }
+    }
+
+    /// How many connections the server closed.
+    var closedCount: Int { isClosed.count { $0 } }
+
+    func closeAll() {
+        for socket in sockets { close(socket) }
+        sockets = []
+        received = []
+        isClosed = []
+    }
+}
+
+extension [UInt8] {
+    /// Whether the bytes hold `text`'s UTF-8.
+    func containsText(_ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
+        return indices.dropLast(needle.count - 1).contains { self[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+}

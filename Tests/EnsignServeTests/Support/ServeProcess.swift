@@ -1,0 +1,95 @@
+import EnsignTestSupport
+import Foundation
+
+/// A running `ensign serve`, as a process of its own: the tests that need the server's own
+/// thread count, its signals, its exit status, or several servers at once start it this way.
+final class ServeProcess {
+    let process: Process
+    let directory: TemporaryDirectory
+    /// The OFREP port.
+    let port: Int
+    /// The port of `/healthz`, `/readyz` and `/metrics` (the OFREP port unless `--management-listen`).
+    let managementPort: Int
+    /// The control socket, for `ensign set --socket`.
+    let socket: String
+    private let outputPath: String
+    private let errorsPath: String
+
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `ensign serve --flags flags --listen 127.0.0.1:0` with `arguments` after those,
+    /// and waits until it prints where it listens.
+    init(flags: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        directory = try TemporaryDirectory()
+        socket = directory.path + "/serve.sock"
+        outputPath = try directory.write("serve.out", "")
+        errorsPath = try directory.write("serve.err", "")
+        let process = try BuiltExecutable.start(
+            executable: BuiltExecutable.url(named: "ensign"),
+            ["serve", "--flags", flags, "--listen", "127.0.0.1:0", "--socket", socket, "--allow-production-writes"]
+                + arguments, environment: environment, output: outputPath, errors: errorsPath)
+        var ports: (Int, Int)?
+        let outputPath = outputPath
+        _ = waitUntil("ensign serve to print its addresses", timeout: .seconds(60)) {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if let port = Self.port(after: #"OFREP on https?://127\.0\.0\.1:"#, in: text),
+                let management = Self.port(after: #"health and metrics: http://127\.0\.0\.1:"#, in: text)
+            {
+                ports = (port, management)
+            }
+            return ports != nil || !process.isRunning
+        }
+        self.process = process
+        guard let ports else {
+            if process.isRunning { process.terminate() }
+            throw Failed(
+                description: "ensign serve did not start: "
+                    + ((try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""))
+        }
+        (port, managementPort) = ports
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(15))
+    }
+
+    /// What the server printed so far.
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// What the server printed on standard error so far.
+    var errors: String { (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "" }
+
+    /// The server's threads now, from `/proc`.
+    var threadCount: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+        return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The server's resident memory now, in bytes, from `/proc`.
+    var residentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let kilobytes = line.flatMap {
+            Int($0.dropFirst("VmRSS:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+        return kilobytes.map { $0 * 1024 }
+    }
+
+    /// Sends `signal` and waits for the exit status (nil when it did not exit in `timeout`).
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(60)) -> Int32? {
+        kill(process.processIdentifier, signal)
+        guard BuiltExecutable.waitForExit(of: process, timeout: timeout) else { return nil }
+        return process.terminationStatus
+    }
+
+    private static func port(after pattern: String, in text: String) -> Int? {
+        guard let range = text.range(of: pattern + "[0-9]+", options: .regularExpression) else { return nil }
+        let digits = text[range].reversed().prefix { $0.isNumber }.reversed()
+        return Int(String(digits))
+    }
+}
