@@ -75,9 +75,9 @@ struct ServeAtScaleTests {
         #expect(heard == 2_000, "\(heard) of 2,000 streams heard the change")
 
         // The slow clients are cut after the header time-out (10 s), not waited for.
-        let cut = try slow.pump(timeout: .seconds(120), everyRound: { try slow.sendToAll(Array("a".utf8), atMostEvery: .seconds(1)) }) { _, closed in
-            closed
-        }
+        let cut = try slow.pump(
+            timeout: .seconds(120), everyRound: { try slow.sendToAll(Array("a".utf8), atMostEvery: .seconds(1)) },
+            until: { _, closed in closed })
         #expect(cut == 1_000, "\(cut) of 1,000 slow-header clients cut")
         #expect(try #require(server.threadCount) <= Self.threadBound)
 

@@ -91,7 +91,8 @@ final class LoopbackCrowd {
     /// send their next byte there). Returns how many connections are done.
     @discardableResult
     func pump(
-        timeout: Duration, everyRound: () throws -> Void = {}, until isDone: (_ received: [UInt8], _ isClosed: Bool) -> Bool
+        timeout: Duration, everyRound: () throws -> Void = {},
+        until isDone: (_ received: [UInt8], _ isClosed: Bool) -> Bool
     ) rethrows -> Int {
         let deadline = ContinuousClock.now + timeout
         var done = Array(repeating: false, count: sockets.count)
