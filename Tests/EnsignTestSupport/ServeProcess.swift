@@ -1,27 +1,26 @@
-import EnsignTestSupport
 import Foundation
 
 /// A running `ensign serve`, as a process of its own: the tests that need the server's own
 /// thread count, its signals, its exit status, or several servers at once start it this way.
-final class ServeProcess {
-    let process: Process
-    let directory: TemporaryDirectory
+public final class ServeProcess {
+    public let process: Process
+    public let directory: TemporaryDirectory
     /// The OFREP port.
-    let port: Int
+    public let port: Int
     /// The port of `/healthz`, `/readyz` and `/metrics` (the OFREP port unless `--management-listen`).
-    let managementPort: Int
+    public let managementPort: Int
     /// The control socket, for `ensign set --socket`.
-    let socket: String
+    public let socket: String
     private let outputPath: String
     private let errorsPath: String
 
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Starts `ensign serve --flags flags --listen 127.0.0.1:0` with `arguments` after those,
     /// and waits until it prints where it listens.
-    init(flags: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    public init(flags: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory()
         socket = directory.path + "/serve.sock"
         outputPath = try directory.write("serve.out", "")
@@ -57,12 +56,12 @@ final class ServeProcess {
     }
 
     /// What the server printed so far.
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     /// What the server printed on standard error so far.
-    var errors: String { (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "" }
+    public var errors: String { (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? "" }
 
     /// The server's threads now, from `/proc`.
-    var threadCount: Int? {
+    public var threadCount: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
@@ -70,7 +69,7 @@ final class ServeProcess {
     }
 
     /// The server's resident memory now, in bytes, from `/proc`.
-    var residentBytes: Int? {
+    public var residentBytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
@@ -81,7 +80,7 @@ final class ServeProcess {
     }
 
     /// Sends `signal` and waits for the exit status (nil when it did not exit in `timeout`).
-    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(60)) -> Int32? {
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(60)) -> Int32? {
         kill(process.processIdentifier, signal)
         guard BuiltExecutable.waitForExit(of: process, timeout: timeout) else { return nil }
         return process.terminationStatus
