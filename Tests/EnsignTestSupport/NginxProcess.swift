@@ -11,14 +11,17 @@ public final class NginxProcess {
     private let process: Process
     private var isStopped = false
 
+    /// nginx is missing or did not start.
     public struct Failed: Error, CustomStringConvertible {
+        /// Why.
         public var description: String
     }
 
     /// nginx's executable, when installed.
     public static var executable: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let candidates = path.split(separator: ":").map { "\($0)/nginx" } + ["/usr/sbin/nginx", "/usr/local/sbin/nginx"]
+        let candidates =
+            path.split(separator: ":").map { "\($0)/nginx" } + ["/usr/sbin/nginx", "/usr/local/sbin/nginx"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

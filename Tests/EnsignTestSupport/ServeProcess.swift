@@ -3,7 +3,9 @@ import Foundation
 /// A running `ensign serve`, as a process of its own: the tests that need the server's own
 /// thread count, its signals, its exit status, or several servers at once start it this way.
 public final class ServeProcess {
+    /// The server's process.
     public let process: Process
+    /// The server's own temporary directory (control socket, output).
     public let directory: TemporaryDirectory
     /// The OFREP port.
     public let port: Int
@@ -14,7 +16,9 @@ public final class ServeProcess {
     private let outputPath: String
     private let errorsPath: String
 
+    /// The server did not start; the description holds what it printed.
     public struct Failed: Error, CustomStringConvertible {
+        /// Why.
         public var description: String
     }
 

@@ -19,7 +19,9 @@ extension EtcdIntegrationTests {
             """
         static let bulkBody = #"{"context":{"targetingKey":"user-7","country":"FR"}}"#
 
-        @Test("Three replicas on one etcd behind nginx: 304s across replicas; a fleet write reaches every replica's streams")
+        @Test(
+            "Three replicas on one etcd behind nginx: 304s across replicas; a fleet write reaches every replica's streams"
+        )
         func replicasAgree() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
@@ -63,7 +65,8 @@ extension EtcdIntegrationTests {
             }
 
             // A stream on every replica, and two through the balancer.
-            let streams = try replicas.map { try Curl.Stream(port: $0.port) }
+            let streams =
+                try replicas.map { try Curl.Stream(port: $0.port) }
                 + (0..<2).map { _ in try Curl.Stream(port: balancer.port) }
             for stream in streams { #expect(stream.waitFor(": connected"), "\(stream.text)") }
 
@@ -135,7 +138,8 @@ enum Curl {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
