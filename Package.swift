@@ -100,6 +100,7 @@ let package = Package(
             dependencies: [
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignRemote",
                 "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
+                "LoopbackLoad",
             ],
             path: "Sources/EnsignBenchmarks"
         ),
@@ -116,6 +117,9 @@ let package = Package(
         // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the
         // probe and the soak, which are not tests, can use it too.
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
+        // Thousands of loopback connections on one thread (event streams, slow clients), for the
+        // serve tests and the benchmarks; no Foundation, so the benchmarks can link it.
+        .target(name: "LoopbackLoad", path: "Tests/LoopbackLoad"),
         // Swift Testing traits the test targets share: `.blocksItsThread`, which runs a test that
         // blocks on threads of its own instead of the concurrency runtime's few.
         .target(name: "EnsignTestTraits", path: "Tests/EnsignTestTraits"),
@@ -162,7 +166,7 @@ let package = Package(
             name: "EnsignServeTests",
             dependencies: [
                 "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
-                "EnsignTestTraits",
+                "EnsignTestTraits", "LoopbackLoad",
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration", "EnsignTestTraits"]),
         .testTarget(

@@ -40,7 +40,7 @@ func runBenchmarks() -> Int32 {
                 MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
             ] + [ValidateEntries.group()] + LatencyEntries.groups() + [
-                FleetEntries.group(), ServeEntries.group(), RemoteEntries.group(),
+                FleetEntries.group(), ServeEntries.group(), ServeEntries.fleetGroup(), RemoteEntries.group(),
             ]
         let runner = BenchmarkRunner(settings: settings)
         let selected = groups.filter(runner.selects)

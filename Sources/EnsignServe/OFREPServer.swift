@@ -73,7 +73,9 @@ public final class OFREPServer: Sendable {
         let configuration = HTTPDaemon.Configuration(
             address: options.listenAddress, workerThreads: limits.workerThreads,
             connectionLimit: limits.connectionsWithCutRoom, connectionMemoryLimit: options.connectionMemoryLimit,
-            inactivityTimeoutSeconds: max(1, Int(options.inactivityTimeout.components.seconds)),
+            // libmicrohttpd's own time-out only backs the table's up: an event stream whose
+            // client stops reading is the one connection no queue of the table times.
+            inactivityTimeoutSeconds: Int((options.idleTimeout + options.headerTimeout).components.seconds) + 1,
             listenBacklog: 4096, perAddressConnectionLimit: options.connectionLimitPerAddress, tls: options.tls,
             maximumHeaderCount: options.maximumHeaderCount, maximumBodyBytes: service.options.maximumBodyBytes)
         let daemon: HTTPDaemon
@@ -97,8 +99,8 @@ public final class OFREPServer: Sendable {
             management.tls = nil
             let table = ConnectionTable(
                 settings: ConnectionTable.Settings(
-                    limit: 64, pressureMark: 48, idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout)
-            )
+                    limit: 64, pressureMark: 48, idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout,
+                    requestTimeout: options.requestTimeout))
             do {
                 managementDaemon = try HTTPDaemon.start(
                     management, table: table,
@@ -163,7 +165,8 @@ public final class OFREPServer: Sendable {
             limits: core.limits, openConnections: occupancy.open, idleConnections: occupancy.idle,
             connectionsReadingHeaders: occupancy.readingHeaders, eventStreams: occupancy.streaming,
             refusedConnections: counters.refusedAtLimit, refusedEventStreams: core.hub.refusedCount,
-            closedSlowClients: counters.headerTimeouts, reclaimedIdleConnections: counters.reclaimed)
+            closedSlowClients: counters.headerTimeouts, closedStalledRequests: counters.requestTimeouts,
+            reclaimedIdleConnections: counters.reclaimed)
     }
 }
 
@@ -185,6 +188,8 @@ public struct OFREPServerReport: Sendable, Hashable {
     public var refusedEventStreams: Int
     /// Connections cut because their header section took too long.
     public var closedSlowClients: Int
+    /// Connections cut because their request took too long (a stalled body or response).
+    public var closedStalledRequests: Int
     /// Idle connections closed to make room for new ones.
     public var reclaimedIdleConnections: Int
 }

@@ -56,9 +56,11 @@ public struct OFREPServerOptions: Sendable {
     /// How long a request's whole header section may take after its request line, however
     /// slowly it keeps coming (a slow-header client is cut, not waited for). Default: 10 s.
     public var headerTimeout: Duration
-    /// How long a connection may make no progress while its request body is read or its
-    /// response written (a stalled client). Default: 10 s. Event streams are exempt while idle.
-    public var inactivityTimeout: Duration
+    /// How long a request may take from its header section to its response sent (a client
+    /// that stalls its body or stops reading the answer is cut). Default: 10 s. An event stream
+    /// lasts as long as its client reads it; one whose client stops reading for longer than the
+    /// idle and header time-outs together is closed.
+    public var requestTimeout: Duration
     /// How many events wait for one slow event-stream client; beyond, the oldest are dropped
     /// (each says "evaluate again", so the newest carries everything the dropped ones did).
     /// Default: 16.
@@ -91,7 +93,7 @@ public struct OFREPServerOptions: Sendable {
         maximumHeaderCount = 64
         idleTimeout = .seconds(30)
         headerTimeout = .seconds(10)
-        inactivityTimeout = .seconds(10)
+        requestTimeout = .seconds(10)
         eventQueueCapacity = 16
         eventKeepAliveInterval = .seconds(15)
         generationPollInterval = .milliseconds(100)

@@ -30,7 +30,8 @@ final class ServerCore: Sendable {
         table = ConnectionTable(
             settings: ConnectionTable.Settings(
                 limit: limits.connections, pressureMark: limits.connections - max(1, limits.connections / 16),
-                idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout))
+                idleTimeout: options.idleTimeout, headerTimeout: options.headerTimeout,
+                requestTimeout: options.requestTimeout))
         hub = EventStreamHub(
             service: service, limit: limits.eventStreams, queueCapacity: options.eventQueueCapacity,
             keepAliveInterval: options.eventKeepAliveInterval)

@@ -163,6 +163,24 @@ struct OFREPServerTests {
         #expect(harness.server.report.closedSlowClients == 1)
     }
 
+    @Test(
+        "A client that stops sending its body is cut after the request time-out; a kept-alive connection idle longer is not",
+        .blocksItsThread)
+    func requestTimeout() throws {
+        let harness = try Harness { $0.requestTimeout = .milliseconds(500) }
+        let keptAlive = try harness.client()
+        #expect(try keptAlive.request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+        let stalled = try harness.client()
+        try stalled.send("POST /ofrep/v1/evaluate/flags/color HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n{")
+        #expect(stalled.isClosedByServer(within: .seconds(30)))
+        #expect(
+            waitUntil("the stalled request to be counted") {
+                harness.server.report.closedStalledRequests == 1
+            })
+        // Idle (not busy) all this while: the idle time-out (30 s) applies to it, not the request one.
+        #expect(try keptAlive.request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+    }
+
     @Test("At the limit with no idle connection, a newcomer is refused; the server serves again when they go")
     func connectionLimit() throws {
         let harness = try Harness { $0.connectionLimit = 2 }

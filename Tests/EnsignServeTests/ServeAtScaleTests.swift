@@ -1,6 +1,7 @@
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
+import LoopbackLoad
 import Testing
 
 /// `ensign serve` with no option given, in front of a crowd: thousands of event streams and

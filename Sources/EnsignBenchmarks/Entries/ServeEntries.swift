@@ -1,31 +1,41 @@
-import Dispatch
 import Ensign
-import EnsignOFREP
-import EnsignServe
-import Synchronization
+import EnsignControl
+import LoopbackLoad
 
-/// `ensign serve` on loopback, driven by a small load generator written for the benchmark
-/// (bounded in requests and time): single evaluations (one connection's latency, and
-/// throughput over two connections), bulk evaluation and its 304 revalidation, and a live
-/// change → server-sent event at a stream client.
+/// `ensign serve` as users run it, a process of its own (``ServedEnsign``) on loopback, in two
+/// groups.
 ///
-/// The flag set is the sample of 50 flags the targeted-evaluation entries use; requests carry
-/// a context with a targeting key and two attributes.
+/// **Throughput and latency** (the sample of 50 targeted flags; requests carry a context with a
+/// targeting key and two attributes): wrk at 32 and at 256 connections against single
+/// evaluations and bulk 304 revalidations, each compared with nginx answering the same body
+/// with `return 200` (and `return 304`) under the same wrk in the same run, rounds alternated;
+/// one connection's latency; a live change → the event at a stream client.
 ///
-/// The throughput entries are compared with nginx serving the single evaluation's response
-/// body from a static file (``NginxReference``), driven by the same load generator, rounds
-/// alternated: DESIGN.md's floor is 0.25× nginx's rate (at most 4× its time per request),
-/// its aim 0.5× for single evaluations and 0.8× for a bulk 304 revalidation.
+/// **Holding a fleet**: 10,000 event streams open on a server started with no option, its
+/// threads and resident memory, one change to all of them (p99 over every stream and change),
+/// and then single evaluations beside the streams and 1,000 slow-header clients.
 enum ServeEntries {
     static let names = [
-        "nginx static throughput", "serve single p50", "serve single p99", "serve single throughput",
-        "serve bulk p50", "serve bulk 304 p50", "serve bulk 304 throughput", "serve sse p50", "serve sse p99",
+        "serve single p50", "serve single p99", "nginx 200 at 32", "serve single at 32", "nginx 200 at 256",
+        "serve single at 256", "nginx 304 at 32", "serve 304 at 32", "nginx 304 at 256", "serve 304 at 256",
+        "serve bulk p50", "serve sse p50", "serve sse p99",
+    ]
+    static let fleetNames = [
+        "fleet threads", "fleet resident", "fleet fan-out p50", "fleet fan-out p99", "beside slow clients p50",
+        "beside slow clients p99",
     ]
     private static let groupName = "ensign serve (OFREP, loopback)"
+    private static let fleetGroupName = "ensign serve holding a fleet"
     private static let body = #"{"context":{"targetingKey":"user-42","country":"FR","plan":"pro"}}"#
+    private static let singlePath = "/ofrep/v1/evaluate/flags/bench.flag7"
+    private static let bulkPath = "/ofrep/v1/evaluate/flags"
 
     static func group() -> BenchmarkGroup {
         BenchmarkGroup(name: groupName, kind: .probe(names: names, run: run))
+    }
+
+    static func fleetGroup() -> BenchmarkGroup {
+        BenchmarkGroup(name: fleetGroupName, kind: .probe(names: fleetNames, run: runFleet))
     }
 
     private static func definitions() -> String {
@@ -43,117 +53,230 @@ enum ServeEntries {
     }
 
     private static func run(_ settings: RunSettings) throws -> [EntryResult] {
-        let context = try AppContext(definitions: definitions())
-        var serviceOptions = OFREPServiceOptions()
-        serviceOptions.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
-        var options = OFREPServerOptions()
-        options.listenAddress = ListenAddress(host: "127.0.0.1", port: 0)
-        let server = try OFREPServer.start(
-            service: OFREPService(context: context, options: serviceOptions), options: options)
+        let directory = try TemporaryFiles.directory()
+        defer { TemporaryFiles.remove(directory) }
+        try TemporaryFiles.write(directory + "/flags.yaml", definitions())
+        let server = try ServedEnsign(flagsFile: directory + "/flags.yaml")
         defer { server.stop() }
-        let port = server.address.port
+        let port = server.port
         let requests = settings.isQuick ? 500 : 3_000
         let rounds = max(1, settings.rounds / 3)
+        let wrkDuration: Duration = settings.isQuick ? .seconds(2) : .seconds(5)
 
-        let single = LoopbackHTTPClient.post("/ofrep/v1/evaluate/flags/bench.flag7", body: body)
+        let single = LoopbackHTTPClient.post(singlePath, body: body)
         let connection = try LoopbackHTTPClient(port: port)
         connection.keepsBody = true
         try expect(200, try connection.exchange(single))
+        let singleBody = connection.lastBody
         connection.keepsBody = false
-        let nginx = try NginxReference.executable.map { try NginxReference(executable: $0, body: connection.lastBody) }
-        defer { nginx?.stop() }
-        let singleRounds = try LatencyRounds(rounds: rounds, events: requests) {
-            [try timed { try expect(200, try connection.exchange(single)) }]
-        }
-        var throughput: [Double] = []
-        var nginxThroughput: [Double] = []
-        for _ in 0..<rounds {
-            // Alternated in each round, so that other load on the machine falls on both alike.
-            if let nginx {
-                nginxThroughput.append(
-                    try parallelNanosecondsPerRequest(
-                        port: nginx.port, request: LoopbackHTTPClient.get(nginx.path), requests: requests))
-            }
-            throughput.append(try parallelNanosecondsPerRequest(port: port, request: single, requests: requests))
-        }
-
-        let bulk = LoopbackHTTPClient.post("/ofrep/v1/evaluate/flags", body: body)
-        let bulkRounds = try LatencyRounds(rounds: rounds, events: requests / 5) {
-            [try timed { try expect(200, try connection.exchange(bulk)) }]
-        }
-        try expect(200, try connection.exchange(bulk))
+        try expect(200, try connection.exchange(LoopbackHTTPClient.post(bulkPath, body: body)))
         guard let tag = LoopbackHTTPClient.header("etag", in: connection.lastHead) else {
             throw BenchmarkFailure("the bulk response has no ETag")
         }
-        let revalidate = LoopbackHTTPClient.post(
-            "/ofrep/v1/evaluate/flags", body: body, headers: "If-None-Match: \(tag)\r\n")
-        let revalidateRounds = try LatencyRounds(rounds: rounds, events: requests) {
-            [try timed { try expect(304, try connection.exchange(revalidate)) }]
+        let nginx = try NginxReference.executable.map {
+            try NginxReference(executable: $0, body: singleBody, entityTag: tag)
         }
-        var revalidateThroughput: [Double] = []
+        defer { nginx?.stop() }
+
+        let singleRounds = try LatencyRounds(rounds: rounds, events: requests) {
+            [try timed { try expect(200, try connection.exchange(single)) }]
+        }
+        let singleLoad = Wrk.Load(path: singlePath, body: body)
+        var revalidation = Wrk.Load(path: bulkPath, body: body)
+        revalidation.headers.append(("If-None-Match", tag))
+        var throughput: [String: [Double]] = [:]
         for _ in 0..<rounds {
-            revalidateThroughput.append(
-                try parallelNanosecondsPerRequest(port: port, request: revalidate, requests: requests, status: 304))
+            for connections in [32, 256] {
+                // Alternated in each round, so that other load on the machine falls on both alike.
+                if let nginx {
+                    throughput["nginx 200 at \(connections)", default: []].append(
+                        try Wrk.nanosecondsPerRequest(
+                            port: nginx.port, load: Wrk.Load(path: nginx.singlePath, body: body),
+                            connections: connections, duration: wrkDuration))
+                    throughput["nginx 304 at \(connections)", default: []].append(
+                        try Wrk.nanosecondsPerRequest(
+                            port: nginx.port, load: Wrk.Load(path: nginx.revalidationPath, body: body),
+                            connections: connections, duration: wrkDuration))
+                }
+                throughput["serve single at \(connections)", default: []].append(
+                    try Wrk.nanosecondsPerRequest(
+                        port: port, load: singleLoad, connections: connections, duration: wrkDuration))
+                throughput["serve 304 at \(connections)", default: []].append(
+                    try Wrk.nanosecondsPerRequest(
+                        port: port, load: revalidation, connections: connections, duration: wrkDuration))
+            }
+        }
+
+        let bulk = LoopbackHTTPClient.post(bulkPath, body: body)
+        let bulkRounds = try LatencyRounds(rounds: rounds, events: requests / 5) {
+            [try timed { try expect(200, try connection.exchange(bulk)) }]
         }
 
         let stream = try LoopbackHTTPClient(port: port)
         try stream.send(Array("GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         try stream.read(until: ": connected")
+        let control = try ControlClient.connect(to: .socket(server.socketPath))
         var value = false
         let changes = settings.isQuick ? 30 : 150
         let sseRounds = try LatencyRounds(rounds: rounds, events: changes) {
             value.toggle()
             let start = ContinuousClock.now
-            try context.setOverride(keyNamed: "bench.flag1", to: .bool(value))
+            _ = try control.set("bench.flag1", to: .bool(value))
             try stream.read(until: "refetchEvaluation")
             return [Double((ContinuousClock.now - start).nanoseconds)]
         }
 
-        let nginxReference = nginx == nil ? nil : "nginx static throughput"
-        return [
-            entry(
-                "nginx static throughput", "nginx, the same body from a static file, 2 connections, time per request",
-                requests, nginxThroughput,
-                note: nginx == nil
-                    ? "nginx is not installed (apt-get install nginx-light): the serve entries have no reference"
-                    : "GET of a file holding the single evaluation's response body; two workers, no access log;"
-                        + " ≈ \(perSecond(nginxThroughput)) requests/s (median round)"),
+        let wrkNote = "wrk, 2 threads, \(wrkDuration) a round"
+        var results = [
             entry(
                 "serve single p50", "single evaluation, one connection, p50", requests, singleRounds.p50,
                 note: "POST /ofrep/v1/evaluate/flags/KEY (a targeted flag), keep-alive, request sent → response read"),
             entry(
                 "serve single p99", "single evaluation, one connection, p99", requests, singleRounds.p99,
                 note: "p99 of the same"),
-            entry(
-                "serve single throughput", "single evaluations, 2 connections, time per request", requests, throughput,
-                reference: nginxReference, target: .ratio(atMost: 4, aim: 2),
-                note: "two client threads, \(requests) requests each; ≈ \(perSecond(throughput)) evaluations/s"
-                    + " (median round); the ratio is nginx's rate ÷ this one's"),
+        ]
+        for connections in [32, 256] {
+            let reference = nginx == nil ? nil : "nginx 200 at \(connections)"
+            results.append(
+                entry(
+                    "nginx 200 at \(connections)", "nginx `return 200` of the same body, \(connections) connections",
+                    1, throughput["nginx 200 at \(connections)"] ?? [],
+                    note: nginx == nil
+                        ? "nginx is not installed (scripts/setup --with-bench-tools): no reference"
+                        : "\(wrkNote); ≈ \(perSecond(throughput["nginx 200 at \(connections)"] ?? [])) requests/s"))
+            results.append(
+                entry(
+                    "serve single at \(connections)", "single evaluations, \(connections) connections", 1,
+                    throughput["serve single at \(connections)"] ?? [], reference: reference,
+                    target: .ratio(atMost: 1.25, aim: 1),
+                    note:
+                        "\(wrkNote); ≈ \(perSecond(throughput["serve single at \(connections)"] ?? [])) evaluations/s;"
+                        + " the ratio is nginx's rate ÷ this one's (≤ 1.25× is ≥ 0.8× nginx's rate)"))
+        }
+        for connections in [32, 256] {
+            let reference = nginx == nil ? nil : "nginx 304 at \(connections)"
+            results.append(
+                entry(
+                    "nginx 304 at \(connections)", "nginx `return 304`, \(connections) connections", 1,
+                    throughput["nginx 304 at \(connections)"] ?? [],
+                    note: "\(wrkNote); ≈ \(perSecond(throughput["nginx 304 at \(connections)"] ?? [])) requests/s"))
+            results.append(
+                entry(
+                    "serve 304 at \(connections)", "bulk revalidations (304), \(connections) connections", 1,
+                    throughput["serve 304 at \(connections)"] ?? [], reference: reference,
+                    target: .ratio(atMost: 1.0 / 0.9, aim: 1),
+                    note: "\(wrkNote); ≈ \(perSecond(throughput["serve 304 at \(connections)"] ?? [])) revalidations/s;"
+                        + " ≤ 1.11× is ≥ 0.9× nginx's rate"))
+        }
+        results += [
             entry(
                 "serve bulk p50", "bulk evaluation (50 flags), p50", requests / 5, bulkRounds.p50,
                 note: "POST /ofrep/v1/evaluate/flags, 200 with every flag"),
             entry(
-                "serve bulk 304 p50", "bulk revalidation (If-None-Match → 304), p50", requests, revalidateRounds.p50,
-                note: "the current ETag sent back: no evaluation, no body"),
+                "serve sse p50", "change → server-sent event at the client, p50", changes, sseRounds.p50,
+                note: "from a ControlClient's set to the stream client reading refetchEvaluation"),
             entry(
-                "serve bulk 304 throughput", "bulk revalidations (304), 2 connections, time per request", requests,
-                revalidateThroughput, reference: nginxReference, target: .ratio(atMost: 4, aim: 1.25),
-                note: "two client threads; ≈ \(perSecond(revalidateThroughput)) revalidations/s (median round)"),
-            entry(
-                "serve sse p50", "override → server-sent event at the client, p50", changes, sseRounds.p50,
-                note: "from setOverride to the client reading refetchEvaluation"),
-            entry(
-                "serve sse p99", "override → server-sent event at the client, p99", changes, sseRounds.p99,
+                "serve sse p99", "change → server-sent event at the client, p99", changes, sseRounds.p99,
                 target: .time(atMostNanoseconds: 200_000_000, aim: 50_000_000), note: "p99 of the same"),
         ]
+        return results
+    }
+
+    private static func runFleet(_ settings: RunSettings) throws -> [EntryResult] {
+        LoopbackCrowd.raiseDescriptorLimit()
+        let directory = try TemporaryFiles.directory()
+        defer { TemporaryFiles.remove(directory) }
+        try TemporaryFiles.write(directory + "/flags.yaml", definitions())
+        // No option: the defaults are what must hold a fleet.
+        let server = try ServedEnsign(flagsFile: directory + "/flags.yaml")
+        defer { server.stop() }
+        let idleResident = server.residentBytes ?? 0
+        let streamCount = 10_000
+        let streams = LoopbackCrowd()
+        try streams.connect(
+            streamCount, port: Int(server.port), sending: "GET /ofrep/v1/events HTTP/1.1\r\nHost: b\r\n\r\n")
+        let opened = try streams.pump(timeout: .seconds(300)) { received, _ in received.containsText(": connected") }
+        guard opened == streamCount else {
+            throw BenchmarkFailure(
+                "\(opened) of \(streamCount) event streams opened (\(streams.closedCount) closed by the server)")
+        }
+        let threads = Double(server.threads ?? 0)
+        let resident = Double(server.residentBytes ?? 0)
+
+        let control = try ControlClient.connect(to: .socket(server.socketPath))
+        let changes = settings.isQuick ? 3 : 10
+        var arrivals: [Double] = []
+        var value = false
+        for change in 1...changes {
+            value.toggle()
+            let marker = "refetchEvaluation"
+            let start = ContinuousClock.now
+            _ = try control.set("bench.flag1", to: .bool(value))
+            let heard = try streams.pump(timeout: .seconds(120)) { received, _ in
+                guard received.count(of: marker) >= change else { return false }
+                arrivals.append(Double((ContinuousClock.now - start).nanoseconds))
+                return true
+            }
+            guard heard == streamCount else {
+                throw BenchmarkFailure("change \(change) reached \(heard) of \(streamCount) streams")
+            }
+        }
+        arrivals.sort()
+
+        // Slow-header clients beside the streams, then evaluations on a connection of their own.
+        let slow = LoopbackCrowd()
+        try slow.connect(
+            1_000, port: Int(server.port),
+            sending: "POST /ofrep/v1/evaluate/flags/bench.flag7 HTTP/1.1\r\nHost: b\r\nX-Slow: ")
+        let connection = try LoopbackHTTPClient(port: server.port)
+        let single = LoopbackHTTPClient.post(singlePath, body: body)
+        var latencies: [Double] = []
+        for index in 0..<(settings.isQuick ? 300 : 2_000) {
+            if index % 100 == 0 { try slow.sendToAll(Array("a".utf8)) }
+            latencies.append(try timed { try expect(200, try connection.exchange(single)) })
+        }
+        latencies.sort()
+        let perStream = Int((resident - Double(idleResident)) / Double(streamCount))
+
+        return [
+            EntryResult(
+                group: fleetGroupName, id: "fleet threads", name: "server threads, 10,000 streams open",
+                unit: .count, iterations: 1, samples: [threads], target: .count(atMost: 16),
+                note: "from /proc/PID/status of the ensign serve process, started with no option"),
+            EntryResult(
+                group: fleetGroupName, id: "fleet resident", name: "server resident memory, 10,000 streams open",
+                unit: .bytes, iterations: 1, samples: [resident], target: .memory(atMostBytes: 256 * 1_048_576),
+                note: "≈ \(perStream) bytes per idle stream over the server at rest (\(idleResident / 1024) KiB)"),
+            entry(
+                "fleet fan-out p50", "one change → all 10,000 streams, p50", changes * streamCount,
+                [percentile(arrivals, 0.5)], group: fleetGroupName,
+                note: "from a ControlClient's set to each stream's client reading refetchEvaluation (one client"
+                    + " thread reads all 10,000 sockets with poll), over \(changes) changes"),
+            entry(
+                "fleet fan-out p99", "one change → all 10,000 streams, p99", changes * streamCount,
+                [percentile(arrivals, 0.99)], target: .time(atMostNanoseconds: 100_000_000), group: fleetGroupName,
+                note: "p99 of the same"),
+            entry(
+                "beside slow clients p50", "single evaluation beside the streams and 1,000 slow clients, p50",
+                latencies.count, [percentile(latencies, 0.5)], group: fleetGroupName,
+                note: "one keep-alive connection; the slow clients send a header byte every 100 evaluations"),
+            entry(
+                "beside slow clients p99", "single evaluation beside the streams and 1,000 slow clients, p99",
+                latencies.count, [percentile(latencies, 0.99)], target: .time(atMostNanoseconds: 20_000_000),
+                group: fleetGroupName, note: "p99 of the same"),
+        ]
+    }
+
+    private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
     private static func entry(
         _ id: String, _ name: String, _ iterations: Int, _ samples: [Double], reference: String? = nil,
-        target: Target? = nil, note: String
+        target: Target? = nil, group: String = groupName, note: String
     ) -> EntryResult {
         EntryResult(
-            group: groupName, id: id, name: name, unit: .nanosecondsPerOperation, iterations: iterations,
+            group: group, id: id, name: name, unit: .nanosecondsPerOperation, iterations: iterations,
             samples: samples, reference: reference, target: target, note: note)
     }
 
@@ -171,28 +294,13 @@ enum ServeEntries {
     private static func expect(_ status: Int, _ actual: Int) throws {
         guard actual == status else { throw BenchmarkFailure("ensign serve answered \(actual), expected \(status)") }
     }
+}
 
-    /// Wall time per request over two connections on two threads, each sending `requests` and
-    /// expecting `status` for each.
-    private static func parallelNanosecondsPerRequest(
-        port: UInt16, request: [UInt8], requests: Int, status: Int = 200
-    ) throws -> Double {
-        let clients = 2
-        let failures = Atomic<Int>(0)
-        let start = ContinuousClock.now
-        // Each thread connects its own client (a connect is microseconds next to the requests).
-        DispatchQueue.concurrentPerform(iterations: clients) { _ in
-            guard let connection = try? LoopbackHTTPClient(port: port) else {
-                failures.add(requests, ordering: .relaxed)
-                return
-            }
-            for _ in 0..<requests where (try? connection.exchange(request)) != status {
-                failures.add(1, ordering: .relaxed)
-            }
-        }
-        let elapsed = Double((ContinuousClock.now - start).nanoseconds)
-        let failed = failures.load(ordering: .relaxed)
-        guard failed == 0 else { throw BenchmarkFailure("\(failed) requests failed under load") }
-        return elapsed / Double(requests * clients)
+extension [UInt8] {
+    /// How many times `text`'s UTF-8 occurs in these bytes.
+    fileprivate func count(of text: String) -> Int {
+        let needle = Array(text.utf8)
+        guard !needle.isEmpty, needle.count <= count else { return 0 }
+        return indices.dropLast(needle.count - 1).count { self[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 }

@@ -24,6 +24,20 @@ enum TemporaryFiles {
         guard written == text.utf8.count else { throw BenchmarkFailure("short write to \(path)") }
     }
 
+    /// The whole text of a small file (a process's output, a `/proc` file); empty when unreadable.
+    static func read(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Removes a directory and everything in it.
     static func remove(_ directory: String) {
         _ = try? BuiltTool.run("/bin/rm", ["-rf", directory])
@@ -61,16 +75,17 @@ enum BuiltTool {
         return (status >> 8) & 0xFF
     }
 
-    /// Starts `executable` with `arguments`, output discarded, and returns its process id.
-    static func start(_ executable: String, _ arguments: [String]) throws -> pid_t {
+    /// Starts `executable` with `arguments`, its standard output and error going to the file
+    /// `output` (discarded when `nil`), and returns its process id.
+    static func start(_ executable: String, _ arguments: [String], output: String? = nil) throws -> pid_t {
         var pid = pid_t()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
             throw BenchmarkFailure("cannot run \(executable)")
         }

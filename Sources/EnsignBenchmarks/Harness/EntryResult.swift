@@ -4,6 +4,8 @@ enum MeasurementUnit: String {
     case nanosecondsPerOperation = "ns/op"
     /// Bytes (resident memory).
     case bytes
+    /// A count (threads).
+    case count
 }
 
 /// The figures of one entry, as reported.
@@ -39,7 +41,7 @@ struct EntryResult {
         let figure: Double? =
             switch target.measure {
             case .ratio: ratio
-            case .nanoseconds, .bytes: minimum
+            case .nanoseconds, .bytes, .count: minimum
             }
         return target.verdict(figure: figure, allocationsPerOperation: allocationsPerOperation)
     }

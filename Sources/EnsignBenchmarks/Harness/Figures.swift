@@ -60,6 +60,7 @@ enum Figures {
         switch unit {
         case .nanosecondsPerOperation: return time(nanoseconds: value)
         case .bytes: return bytes(value)
+        case .count: return decimal(value, digits: 0)
         }
     }
 }

@@ -48,7 +48,7 @@ struct Report {
     }
 
     private func cells(of result: EntryResult) -> [String] {
-        let isMemory = result.unit == .bytes
+        let isMemory = result.unit != .nanosecondsPerOperation
         return [
             "  " + result.name,
             Figures.figure(result.minimum, unit: result.unit),

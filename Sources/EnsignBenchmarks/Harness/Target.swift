@@ -11,6 +11,8 @@ struct Target {
         case nanoseconds
         /// The smallest size measured, in bytes.
         case bytes
+        /// The smallest count measured (threads).
+        case count
     }
 
     var measure: Measure
@@ -34,6 +36,10 @@ struct Target {
         Target(measure: .bytes, limit: limit, aim: aim, maximumAllocationsPerOperation: nil)
     }
 
+    static func count(atMost limit: Double, aim: Double? = nil) -> Target {
+        Target(measure: .count, limit: limit, aim: aim, maximumAllocationsPerOperation: nil)
+    }
+
     /// The target as the table shows it: `≤1.5× (aim ≤0.5×), 0 allocs`.
     var summary: String {
         var text = "≤" + format(limit)
@@ -49,6 +55,7 @@ struct Target {
         case .ratio: return Figures.ratio(value)
         case .nanoseconds: return Figures.time(nanoseconds: value)
         case .bytes: return Figures.bytes(value)
+        case .count: return Figures.decimal(value, digits: 0)
         }
     }
 

@@ -12,13 +12,17 @@ import EnsignYAML
 ///
 /// libmicrohttpd tells the table when a connection opens, when its request line is in, when
 /// its header section is complete, when a response ends and when it closes. From that the table
-/// keeps two queues, oldest first, with one time-out each:
+/// keeps three queues, oldest first, with one time-out each:
 ///
 /// - **idle**: waiting for a request (new, or kept alive after a response); cut after
 ///   ``Settings/idleTimeout``, and the first to go when the server is under pressure;
 /// - **reading headers**: the request line is in, the header section is not; cut after
 ///   ``Settings/headerTimeout`` however slowly the bytes keep coming (a slow-header client
-///   resets an inactivity time-out with every byte).
+///   resets an inactivity time-out with every byte);
+/// - **busy**: the header section is in and the response not yet sent; cut after
+///   ``Settings/requestTimeout`` (a client that stalls its body or stops reading its answer).
+///
+/// Event streams are in none: they last as long as their client reads them.
 ///
 /// A connection is cut by `shutdown(2)` on its socket: libmicrohttpd then reads the end of the
 /// stream and closes it in its own time. The table's lock is held across the call, and
@@ -54,6 +58,8 @@ final class ConnectionTable: Sendable {
         var idleTimeout: Duration
         /// How long a request's header section may take after its request line.
         var headerTimeout: Duration
+        /// How long a request may take from its header section to its response sent.
+        var requestTimeout: Duration
     }
 
     /// Why connections were refused or cut, counted since the table was made.
@@ -66,6 +72,8 @@ final class ConnectionTable: Sendable {
         var idleTimeouts = 0
         /// Connections cut because their header section took longer than the header time-out.
         var headerTimeouts = 0
+        /// Connections cut because their request took longer than the request time-out.
+        var requestTimeouts = 0
         /// Idle connections cut because the server is draining.
         var drained = 0
     }
@@ -167,7 +175,7 @@ final class ConnectionTable: Sendable {
     /// Starts the thread that cuts connections past their time-outs; ``stop()`` ends it.
     func startReaping() {
         let thread = JoinableThread { [self] in
-            let shortest = min(settings.idleTimeout, settings.headerTimeout)
+            let shortest = min(settings.idleTimeout, settings.headerTimeout, settings.requestTimeout)
             var wait = shortest
             while !state.wait(until: \.isStopped, timeout: wait) {
                 wait = state.withLock { state in
@@ -211,6 +219,7 @@ extension ConnectionTable {
         var freeSlots: [Int] = []
         var idle = Queue()
         var readingHeaders = Queue()
+        var busy = Queue()
         var occupancy = Occupancy()
         /// Connections cut and not yet closed: they still hold a descriptor, but no longer a place.
         var cutPending = 0
@@ -258,7 +267,9 @@ extension ConnectionTable {
             case .readingHeaders:
                 occupancy.readingHeaders += 1
                 append(slot, to: .readingHeaders)
-            case .busy: occupancy.busy += 1
+            case .busy:
+                occupancy.busy += 1
+                append(slot, to: .busy)
             case .streaming: occupancy.streaming += 1
             case .cut:
                 cutPending += 1
@@ -276,7 +287,9 @@ extension ConnectionTable {
             case .readingHeaders:
                 occupancy.readingHeaders -= 1
                 remove(slot, from: .readingHeaders)
-            case .busy: occupancy.busy -= 1
+            case .busy:
+                occupancy.busy -= 1
+                remove(slot, from: .busy)
             case .streaming: occupancy.streaming -= 1
             case .cut: break
             }
@@ -293,8 +306,11 @@ extension ConnectionTable {
         /// Cuts the connections past their deadlines; returns how long until the next deadline.
         mutating func cutExpired(settings: Settings, now: ContinuousClock.Instant) -> Duration? {
             var next: Duration?
-            for (queue, timeout) in [(QueueName.idle, settings.idleTimeout), (.readingHeaders, settings.headerTimeout)]
-            {
+            let queues = [
+                (QueueName.idle, settings.idleTimeout), (.readingHeaders, settings.headerTimeout),
+                (.busy, settings.requestTimeout),
+            ]
+            for (queue, timeout) in queues {
                 while self[queue].oldest >= 0 {
                     let deadline = slots[self[queue].oldest].since + timeout
                     if deadline > now {
@@ -302,7 +318,11 @@ extension ConnectionTable {
                         break
                     }
                     _ = cutOldest(from: queue, now: now)
-                    if queue == .idle { counters.idleTimeouts += 1 } else { counters.headerTimeouts += 1 }
+                    switch queue {
+                    case .idle: counters.idleTimeouts += 1
+                    case .readingHeaders: counters.headerTimeouts += 1
+                    case .busy: counters.requestTimeouts += 1
+                    }
                 }
             }
             // Deadlines a few milliseconds apart are taken together rather than one wake-up each.
@@ -311,12 +331,22 @@ extension ConnectionTable {
 
         // MARK: Queues threaded through the slots
 
-        enum QueueName { case idle, readingHeaders }
+        enum QueueName { case idle, readingHeaders, busy }
 
         subscript(queue: QueueName) -> Queue {
-            get { queue == .idle ? idle : readingHeaders }
+            get {
+                switch queue {
+                case .idle: idle
+                case .readingHeaders: readingHeaders
+                case .busy: busy
+                }
+            }
             set {
-                if queue == .idle { idle = newValue } else { readingHeaders = newValue }
+                switch queue {
+                case .idle: idle = newValue
+                case .readingHeaders: readingHeaders = newValue
+                case .busy: busy = newValue
+                }
             }
         }
 

@@ -65,6 +65,7 @@ struct MetricsExposition {
             samples: [
                 ([("reason", "idle_timeout")], Double(counters.idleTimeouts)),
                 ([("reason", "header_timeout")], Double(counters.headerTimeouts)),
+                ([("reason", "request_timeout")], Double(counters.requestTimeouts)),
                 ([("reason", "reclaimed")], Double(counters.reclaimed)),
                 ([("reason", "draining")], Double(counters.drained)),
             ])

@@ -5,28 +5,35 @@
 #endif
 
 /// Thousands of loopback connections driven by one thread with poll(2): the crowd the scale
-/// tests put in front of a server (event streams, slow-header clients), each connection with
-/// what it has received so far.
+/// tests and the benchmarks put in front of a server (event streams, slow-header clients), each
+/// connection with what it has received so far. No Foundation, so that the benchmarks, which
+/// measure the memory of Ensign alone, can use it.
 ///
 /// Connections are made with blocking connects (loopback connects complete at once while the
 /// server's backlog has room), then switched to non-blocking; ``pump(until:timeout:)`` reads
 /// whatever arrives until every connection satisfies a condition.
-final class LoopbackCrowd {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class LoopbackCrowd {
+    /// A connection could not be made or written to.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with errno.
+        public var description: String
     }
 
-    private(set) var sockets: [Int32] = []
+    /// The connections' sockets.
+    public private(set) var sockets: [Int32] = []
     /// What each connection received, at most the last 64 KiB.
-    private(set) var received: [[UInt8]] = []
+    public private(set) var received: [[UInt8]] = []
     /// Whether each connection was closed by the server.
-    private(set) var isClosed: [Bool] = []
+    public private(set) var isClosed: [Bool] = []
     private var lastSendToAll = ContinuousClock.now
+
+    /// An empty crowd.
+    public init() {}
 
     deinit { closeAll() }
 
     /// Raises this process's soft descriptor limit to its hard limit (the crowd needs thousands).
-    static func raiseDescriptorLimit() {
+    public static func raiseDescriptorLimit() {
         var limit = rlimit()
         #if os(Linux)
             let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -39,7 +46,7 @@ final class LoopbackCrowd {
     }
 
     /// Opens `count` connections to `127.0.0.1:port` and sends `request` on each.
-    func connect(_ count: Int, port: Int, sending request: String) throws {
+    public func connect(_ count: Int, port: Int, sending request: String) throws {
         let bytes = Array(request.utf8)
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -67,7 +74,7 @@ final class LoopbackCrowd {
     }
 
     /// Sends bytes on connection `index` (a few bytes never block on loopback).
-    func send(_ bytes: [UInt8], on index: Int) throws {
+    public func send(_ bytes: [UInt8], on index: Int) throws {
         guard !isClosed[index] else { return }
         let sent = bytes.withUnsafeBytes { Glibc.send(sockets[index], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if sent < 0, errno == EPIPE || errno == ECONNRESET {
@@ -79,7 +86,7 @@ final class LoopbackCrowd {
 
     /// Sends `bytes` on every open connection, unless it did so less than `interval` ago (a
     /// slow client's next header byte).
-    func sendToAll(_ bytes: [UInt8], atMostEvery interval: Duration = .zero) throws {
+    public func sendToAll(_ bytes: [UInt8], atMostEvery interval: Duration = .zero) throws {
         let now = ContinuousClock.now
         guard now - lastSendToAll >= interval else { return }
         lastSendToAll = now
@@ -90,7 +97,7 @@ final class LoopbackCrowd {
     /// whether it is closed) or `timeout` passes; `everyRound` runs between polls (slow clients
     /// send their next byte there). Returns how many connections are done.
     @discardableResult
-    func pump(
+    public func pump(
         timeout: Duration, everyRound: () throws -> Void = {},
         until isDone: (_ received: [UInt8], _ isClosed: Bool) -> Bool
     ) rethrows -> Int {
@@ -127,14 +134,15 @@ final class LoopbackCrowd {
     }
 
     /// How many connections received `text` (anywhere in what they kept).
-    func count(receiving text: String) -> Int {
+    public func count(receiving text: String) -> Int {
         received.count { $0.containsText(text) }
     }
 
     /// How many connections the server closed.
-    var closedCount: Int { isClosed.count { $0 } }
+    public var closedCount: Int { isClosed.count { $0 } }
 
-    func closeAll() {
+    /// Closes every connection.
+    public func closeAll() {
         for socket in sockets { close(socket) }
         sockets = []
         received = []
@@ -144,7 +152,7 @@ final class LoopbackCrowd {
 
 extension [UInt8] {
     /// Whether the bytes hold `text`'s UTF-8.
-    func containsText(_ text: String) -> Bool {
+    public func containsText(_ text: String) -> Bool {
         let needle = Array(text.utf8)
         guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
         return indices.dropLast(needle.count - 1).contains { self[$0..<$0 + needle.count].elementsEqual(needle) }
