@@ -119,7 +119,9 @@ let package = Package(
         .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
         // Thousands of loopback connections on one thread (event streams, slow clients), for the
         // serve tests and the benchmarks; no Foundation, so the benchmarks can link it.
-        .target(name: "LoopbackLoad", path: "Tests/LoopbackLoad"),
+        .target(name: "LoopbackLoad", dependencies: ["CEpoll"], path: "Tests/LoopbackLoad"),
+        // <sys/epoll.h>, which Swift's Glibc module leaves out, for LoopbackLoad.
+        .target(name: "CEpoll", path: "Tests/CEpoll"),
         // Swift Testing traits the test targets share: `.blocksItsThread`, which runs a test that
         // blocks on threads of its own instead of the concurrency runtime's few.
         .target(name: "EnsignTestTraits", path: "Tests/EnsignTestTraits"),

@@ -73,9 +73,10 @@ public final class OFREPServer: Sendable {
         let configuration = HTTPDaemon.Configuration(
             address: options.listenAddress, workerThreads: limits.workerThreads,
             connectionLimit: limits.connectionsWithCutRoom, connectionMemoryLimit: options.connectionMemoryLimit,
-            // libmicrohttpd's own time-out only backs the table's up: an event stream whose
-            // client stops reading is the one connection no queue of the table times.
-            inactivityTimeoutSeconds: Int((options.idleTimeout + options.headerTimeout).components.seconds) + 1,
+            // None of libmicrohttpd's own: the table times every connection (a stream whose
+            // client stops reading is cut by the tick), and without a time-out libmicrohttpd takes
+            // no lock per read and write to keep its time-out list in order.
+            inactivityTimeoutSeconds: 0,
             listenBacklog: 4096, perAddressConnectionLimit: options.connectionLimitPerAddress, tls: options.tls,
             maximumHeaderCount: options.maximumHeaderCount, maximumBodyBytes: service.options.maximumBodyBytes)
         let daemon: HTTPDaemon

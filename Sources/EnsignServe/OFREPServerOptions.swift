@@ -58,8 +58,8 @@ public struct OFREPServerOptions: Sendable {
     public var headerTimeout: Duration
     /// How long a request may take from its header section to its response sent (a client
     /// that stalls its body or stops reading the answer is cut). Default: 10 s. An event stream
-    /// lasts as long as its client reads it; one whose client stops reading for longer than the
-    /// idle and header time-outs together is closed.
+    /// lasts as long as its client reads it; one whose client leaves events unread for longer
+    /// than this is closed.
     public var requestTimeout: Duration
     /// How many events wait for one slow event-stream client; beyond, the oldest are dropped
     /// (each says "evaluate again", so the newest carries everything the dropped ones did).

@@ -21,6 +21,7 @@ final class ServerCore: Sendable {
         var reported = ConnectionTable.Counters()
         var reportedStreamRefusals = 0
         var lastReport = ContinuousClock.now - .seconds(1)
+        var lastStallCheck = ContinuousClock.now
     }
 
     init(service: OFREPService, options: OFREPServerOptions, limits: OFREPServerLimits) {
@@ -62,6 +63,12 @@ final class ServerCore: Sendable {
             guard let self, !self.state.withLock({ $0.isStopped }) else { return }
             let now = ContinuousClock.now
             self.hub.tick(now: now)
+            if now - self.state.withLock({ $0.lastStallCheck }) >= .seconds(1) {
+                self.state.withLock { $0.lastStallCheck = now }
+                for ticket in self.hub.stalledConnections(now: now, limit: self.options.requestTimeout) {
+                    self.table.cutStalledStream(ticket)
+                }
+            }
             self.logRefusals(now: now)
             self.scheduleTick()
         }

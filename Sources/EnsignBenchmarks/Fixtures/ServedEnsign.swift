@@ -65,7 +65,7 @@ final class ServedEnsign {
     private func statusField(_ name: String) -> Int? {
         let status = TemporaryFiles.read("/proc/\(pid)/status")
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
-        return Int(line.dropFirst(name.count).split(separator: " ", omittingEmptySubsequences: true).first ?? "")
+        return Int(line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     }
 
     /// Stops the server (SIGTERM, which drains) and waits for it; calling it again does nothing.

@@ -76,6 +76,16 @@ final class ConnectionTable: Sendable {
         var requestTimeouts = 0
         /// Idle connections cut because the server is draining.
         var drained = 0
+        /// Event streams cut because their client read nothing for the request time-out.
+        var stalledStreams = 0
+    }
+
+    /// A connection's number in the table, and which of the connections that had that number it
+    /// is: a stream's client keeps one to ask for its connection to be cut, and a number reused by
+    /// a newer connection does not cut the newer one.
+    struct Ticket: Sendable, Hashable {
+        let slot: Int
+        let serial: UInt32
     }
 
     /// How many connections are in each state right now.
@@ -120,7 +130,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// A connection opened on `socket`; returns the number libmicrohttpd keeps for it.
-    func opened(socket: Int32) -> Int {
+    func opened(socket: Int32) -> Ticket {
         state.withLock { state in
             state.open(socket: socket, now: .now)
         }
@@ -151,6 +161,20 @@ final class ConnectionTable: Sendable {
             } else {
                 state.move(slot, to: .idle, now: .now)
             }
+        }
+    }
+
+    /// Cuts an event stream whose client has read nothing for too long (its queue full, its
+    /// socket's buffer too); `false` when the ticket's connection is gone or not a stream.
+    @discardableResult
+    func cutStalledStream(_ ticket: Ticket) -> Bool {
+        state.withLock { state in
+            guard ticket.slot < state.slots.count, state.slots[ticket.slot].serial == ticket.serial,
+                state.slots[ticket.slot].socket >= 0, state.slots[ticket.slot].phase == .streaming
+            else { return false }
+            state.move(ticket.slot, to: .cut, now: .now)
+            state.counters.stalledStreams += 1
+            return true
         }
     }
 
@@ -217,6 +241,7 @@ extension ConnectionTable {
     private struct State {
         var slots: [Slot] = []
         var freeSlots: [Int] = []
+        var nextSerial: UInt32 = 0
         var idle = Queue()
         var readingHeaders = Queue()
         var busy = Queue()
@@ -230,19 +255,21 @@ extension ConnectionTable {
         /// No request in progress and no stream open.
         var isQuiet: Bool { occupancy.readingHeaders == 0 && occupancy.busy == 0 && occupancy.streaming == 0 }
 
-        mutating func open(socket: Int32, now: ContinuousClock.Instant) -> Int {
+        mutating func open(socket: Int32, now: ContinuousClock.Instant) -> Ticket {
             let slot: Int
+            nextSerial &+= 1
+            let opened = Slot(socket: socket, phase: .idle, since: now, serial: nextSerial)
             if let free = freeSlots.popLast() {
                 slot = free
-                slots[slot] = Slot(socket: socket, phase: .idle, since: now)
+                slots[slot] = opened
             } else {
                 slot = slots.count
-                slots.append(Slot(socket: socket, phase: .idle, since: now))
+                slots.append(opened)
             }
             occupancy.open += 1
             occupancy.idle += 1
             append(slot, to: .idle)
-            return slot
+            return Ticket(slot: slot, serial: nextSerial)
         }
 
         mutating func close(_ slot: Int) {
@@ -372,6 +399,7 @@ extension ConnectionTable {
         var socket: Int32
         var phase: Phase
         var since: ContinuousClock.Instant
+        var serial: UInt32
         var older = -1
         var newer = -1
     }

@@ -118,8 +118,8 @@ final class HTTPDaemon: Sendable {
             guard let connection, let socketContext else { return }
             let table = HTTPDaemon.from(context).table
             if event == .CONNECTION_NOTIFY_STARTED {
-                let slot = table.opened(socket: ensign_mhd_connection_socket(connection))
-                socketContext.pointee = UnsafeMutableRawPointer(bitPattern: slot + 1)
+                let ticket = table.opened(socket: ensign_mhd_connection_socket(connection))
+                socketContext.pointee = UnsafeMutableRawPointer(bitPattern: HTTPDaemon.word(for: ticket))
             } else if let slot = HTTPDaemon.slot(socketContext.pointee) {
                 table.closed(slot)
             }
@@ -201,11 +201,21 @@ final class HTTPDaemon: Sendable {
         Unmanaged<HTTPDaemon>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    /// The table's number for a connection, from the pointer-sized word libmicrohttpd keeps for it.
-    private static func slot(_ word: UnsafeMutableRawPointer?) -> Int? {
-        guard let word else { return nil }
-        return Int(bitPattern: word) - 1
+    /// The pointer-sized word libmicrohttpd keeps for a connection: its ticket, the slot plus one
+    /// in the low half (so that it is never 0, which is no word) and the serial in the high half.
+    private static func word(for ticket: ConnectionTable.Ticket) -> UInt {
+        UInt(ticket.serial) << 32 | UInt(ticket.slot + 1)
     }
+
+    /// The ticket of a connection, from the word libmicrohttpd keeps for it.
+    private static func ticket(_ word: UnsafeMutableRawPointer?) -> ConnectionTable.Ticket? {
+        guard let word else { return nil }
+        let bits = UInt(bitPattern: Int(bitPattern: word))
+        return ConnectionTable.Ticket(slot: Int(bits & 0xFFFF_FFFF) - 1, serial: UInt32(truncatingIfNeeded: bits >> 32))
+    }
+
+    /// The table's number for a connection, from the word libmicrohttpd keeps for it.
+    private static func slot(_ word: UnsafeMutableRawPointer?) -> Int? { ticket(word)?.slot }
 }
 
 extension HTTPDaemon {
@@ -261,7 +271,8 @@ extension HTTPDaemon {
         }
         let request = OFREPHTTPRequest(
             method: String(cString: method), target: String(cString: url), headers: state.headers, body: state.body)
-        switch responder.answer(request, on: SuspendableConnection(connection)) {
+        let ticket = Self.ticket(ensign_mhd_socket_context(connection))
+        switch responder.answer(request, on: SuspendableConnection(connection, ticket: ticket)) {
         case .response(let response):
             return queue(response, on: connection)
         case .eventStream(let client, let headers, let ended):

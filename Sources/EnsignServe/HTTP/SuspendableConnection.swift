@@ -10,9 +10,12 @@ import CMicroHTTPD
 struct SuspendableConnection: Sendable {
     /// The connection's address as a bit pattern: libmicrohttpd's handle is not Sendable.
     private let address: UInt
+    /// The connection's ticket in the server's connection table, to cut it when its client stalls.
+    let ticket: ConnectionTable.Ticket?
 
-    init(_ connection: OpaquePointer) {
+    init(_ connection: OpaquePointer, ticket: ConnectionTable.Ticket?) {
         address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        self.ticket = ticket
     }
 
     private var pointer: OpaquePointer { OpaquePointer(bitPattern: address)! }

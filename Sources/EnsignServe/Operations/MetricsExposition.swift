@@ -68,6 +68,7 @@ struct MetricsExposition {
                 ([("reason", "request_timeout")], Double(counters.requestTimeouts)),
                 ([("reason", "reclaimed")], Double(counters.reclaimed)),
                 ([("reason", "draining")], Double(counters.drained)),
+                ([("reason", "stalled_stream")], Double(counters.stalledStreams)),
             ])
         out.family(
             "ensign_serve_dropped_events_total", .counter,

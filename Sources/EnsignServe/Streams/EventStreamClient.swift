@@ -25,6 +25,9 @@ final class EventStreamClient: Sendable {
         var droppedEvents = 0
         /// When something was last queued, for keep-alive comments.
         var lastQueued: ContinuousClock.Instant
+        /// When the worker last took bytes to send, or the queue last went from empty to not:
+        /// how long the client has left what is queued unread.
+        var lastProgress: ContinuousClock.Instant
     }
 
     /// What the worker does next.
@@ -45,14 +48,30 @@ final class EventStreamClient: Sendable {
     init(capacity: Int, connection: SuspendableConnection) {
         self.capacity = max(1, capacity)
         self.connection = connection
-        state = LockedState(State(lastQueued: .now))
+        state = LockedState(State(lastQueued: .now, lastProgress: .now))
     }
 
     /// Queues an event's wire text, dropping the oldest queued one when the queue is full.
     func enqueue(_ text: String) {
-        let bytes = Array(text.utf8)
-        let wakes = state.withLock { state -> Bool in
+        enqueue(Array(text.utf8))
+    }
+
+    /// Queues an event's wire bytes; one array queued for many clients is shared, not copied.
+    func enqueue(_ bytes: [UInt8]) {
+        if enqueueLeavingSuspended(bytes) { connection.resume() }
+    }
+
+    /// Queues an event's wire bytes without resuming the connection; returns whether the caller
+    /// must call ``SuspendableConnection/resume()`` on ``connection``, as soon as it can.
+    ///
+    /// For the hub's fan-out: it queues an event for every client first and resumes their
+    /// connections after, in one tight loop, so that each worker finds many resumed at once
+    /// rather than waking for each. Resuming after the lock is released is safe: a connection
+    /// marked suspended stays open until it is resumed.
+    func enqueueLeavingSuspended(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state -> Bool in
             guard !state.isClosed, !state.isFinishing else { return false }
+            if state.queue.isEmpty, state.partial.isEmpty { state.lastProgress = .now }
             if state.queue.count >= capacity {
                 state.queue.removeFirst()
                 state.droppedEvents += 1
@@ -61,8 +80,6 @@ final class EventStreamClient: Sendable {
             state.lastQueued = .now
             return state.resumes()
         }
-        // Safe outside the lock: a connection marked suspended stays open until resumed.
-        if wakes { connection.resume() }
     }
 
     /// Queues a comment line when nothing was queued for `interval`, so proxies keep an idle
@@ -108,6 +125,14 @@ final class EventStreamClient: Sendable {
         }
     }
 
+    /// Whether the client has left queued events unread for longer than `limit` (its socket's
+    /// buffer is full, so the worker cannot send them).
+    func isStalled(now: ContinuousClock.Instant, limit: Duration) -> Bool {
+        state.withLock { state in
+            !state.isClosed && (!state.queue.isEmpty || !state.partial.isEmpty) && now - state.lastProgress > limit
+        }
+    }
+
     /// How many events were dropped because the client read too slowly.
     var droppedEvents: Int { state.withLock { $0.droppedEvents } }
 
@@ -126,6 +151,7 @@ final class EventStreamClient: Sendable {
             }
             let chunk = state.partial.prefix(maximumBytes)
             state.partial = state.partial.dropFirst(chunk.count)
+            state.lastProgress = .now
             return .send(chunk)
         }
         if case .wait = next { connection.suspend() }

@@ -64,6 +64,11 @@ final class EventStreamHub: Sendable {
         }
     }
 
+    /// The connections of the streams whose clients have left events unread for longer than `limit`.
+    func stalledConnections(now: ContinuousClock.Instant, limit: Duration) -> [ConnectionTable.Ticket] {
+        clients.compactMap { $0.isStalled(now: now, limit: limit) ? $0.connection.ticket : nil }
+    }
+
     /// A new client on `connection`, or `nil` when the hub is stopped or has as many clients
     /// as it may.
     ///
@@ -138,8 +143,11 @@ final class EventStreamHub: Sendable {
             return Array(state.clients.values)
         }
         guard let clients, !clients.isEmpty else { return }
-        let text = service.changeEvent(configurationDigest: digest, lastModifiedSeconds: Self.now()).streamText
-        for client in clients { client.enqueue(text) }
+        let bytes = Array(
+            service.changeEvent(configurationDigest: digest, lastModifiedSeconds: Self.now()).streamText.utf8)
+        // Queue everywhere first, then resume: see `EventStreamClient.enqueueLeavingSuspended`.
+        let suspended = clients.filter { $0.enqueueLeavingSuspended(bytes) }
+        for client in suspended { client.connection.resume() }
     }
 
     /// Stops watching. With `retryMilliseconds`, each stream gets a last event that says the

@@ -1,0 +1,2 @@
+// Nothing to compile: the module is its header.
+#include "CEpoll.h"
