@@ -108,7 +108,8 @@ public struct TestCertificateAuthority: Sendable {
         let extensionsFile = directory + "/\(name).ext"
         try (extensions.joined(separator: "\n") + "\n").write(toFile: extensionsFile, atomically: true, encoding: .utf8)
         try TestCertificate.openssl([
-            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", issued.key, "-out", request, "-subj", "/CN=\(commonName)",
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", issued.key, "-out", request, "-subj",
+            "/CN=\(commonName)",
         ])
         // A random serial: two certificates from one authority must not share one.
         try TestCertificate.openssl([
