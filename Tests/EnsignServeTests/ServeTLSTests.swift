@@ -283,7 +283,7 @@ struct ServeTLSTests {
     }
 
     @Test(
-        "A client that stops half-way through the handshake is served no one's time: others are answered, and its connection is cut by the time-outs",
+        "A client that stops half-way through the handshake holds no one up, and ensign serve's time-outs cut it",
         .blocksItsThread)
     func stalledHandshakeIsCut() throws {
         let fixture = try Fixture()
