@@ -132,30 +132,56 @@ struct OpenFeatureClientTests {
 
     /// Runs the Python program against the server; one parsed line per evaluation.
     static func evaluateWithPython(server: Server, only keys: [String] = []) throws -> [JSONValue] {
-        let script = try server.directory.write("client.py", program)
+        try evaluateWithPython(
+            baseURL: "http://127.0.0.1:\(server.port)", flags: testkitFlags, directory: server.directory, only: keys)
+    }
+
+    /// Runs the Python program against the server at `baseURL` for the flags of the flagd file
+    /// `flags`, with `environment` added to its own (`REQUESTS_CA_BUNDLE` for a private CA);
+    /// one parsed line per evaluation.
+    static func evaluateWithPython(
+        baseURL: String, flags: URL, directory: TemporaryDirectory, environment: [String: String] = [:],
+        only keys: [String] = []
+    ) throws -> [JSONValue] {
+        let script = try directory.write("client.py", program)
         let result = try BuiltExecutable.run(
-            executable: client.python,
-            [script, "http://127.0.0.1:\(server.port)", testkitFlags.path, JSONValue.array(contexts).jsonText] + keys,
-            timeout: .seconds(120))
+            executable: client.python, [script, baseURL, flags.path, JSONValue.array(contexts).jsonText] + keys,
+            environment: environment, timeout: .seconds(120))
         guard result.status == 0 else {
             throw ServeFailed(description: "the Python client failed (\(result.status)): \(result.errors)")
         }
         return try result.output.split(separator: "\n").map { try JSONValue(jsonText: $0) }
     }
 
-    /// What `ensign eval --json` says for one evaluation the client made, asked the same way
-    /// (its type, its default).
-    static func evaluateWithCLI(_ line: JSONValue) throws -> JSONValue {
+    /// What `ensign eval --json` says over the flags `flags` for one evaluation the client made,
+    /// asked the same way (its type, its default).
+    static func evaluateWithCLI(_ line: JSONValue, flags: URL = testkitFlags) throws -> JSONValue {
         guard let key = line["key"]?.stringValue, let type = line["type"]?.stringValue, let context = line["context"],
             let codeDefault = line["default"]
         else { throw ServeFailed(description: "a client line without key, type, context or default: \(line.jsonText)") }
         let result = try BuiltExecutable.run(
             "ensign",
             [
-                "eval", key, "--flags", testkitFlags.path, "--context", context.jsonText, "--type", type, "--default",
+                "eval", key, "--flags", flags.path, "--context", context.jsonText, "--type", type, "--default",
                 codeDefault.jsonText, "--json",
             ])
         return try JSONValue(jsonText: result.output)
+    }
+
+    /// Where the client's evaluations differ from what `ensign eval --json` says over `flags`,
+    /// one line per differing field.
+    static func mismatches(_ lines: [JSONValue], flags: URL = testkitFlags) throws -> [String] {
+        var mismatches: [String] = []
+        for line in lines {
+            let expected = try evaluateWithCLI(line, flags: flags)
+            for field in ["value", "variant", "reason", "errorCode", "metadata"] where line[field] != expected[field] {
+                mismatches.append(
+                    "\(line["key"]?.stringValue ?? "?") \(line["context"]?.jsonText ?? ""): \(field) is"
+                        + " \(line[field]?.jsonText ?? "absent") through serve, \(expected[field]?.jsonText ?? "absent")"
+                        + " by ensign eval (\(line["errorMessage"]?.jsonText ?? ""))")
+            }
+        }
+        return mismatches
     }
 
     @Test(
@@ -171,16 +197,7 @@ struct OpenFeatureClientTests {
             .objectValue?.count ?? 0
         #expect(flagCount > 50)
         #expect(lines.count == flagCount * Self.contexts.count)
-        var mismatches: [String] = []
-        for line in lines {
-            let expected = try Self.evaluateWithCLI(line)
-            for field in ["value", "variant", "reason", "errorCode", "metadata"] where line[field] != expected[field] {
-                mismatches.append(
-                    "\(line["key"]?.stringValue ?? "?") \(line["context"]?.jsonText ?? ""): \(field) is"
-                        + " \(line[field]?.jsonText ?? "absent") through serve, \(expected[field]?.jsonText ?? "absent")"
-                        + " by ensign eval (\(line["errorMessage"]?.jsonText ?? ""))")
-            }
-        }
+        let mismatches = try Self.mismatches(lines)
         #expect(
             mismatches.isEmpty,
             Comment(rawValue: "\(mismatches.count) mismatches:\n" + mismatches.prefix(30).joined(separator: "\n")))

@@ -38,7 +38,7 @@ public final class ServeProcess {
         _ = waitUntil("ensign serve to print its addresses", timeout: .seconds(60)) {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let port = Self.port(after: #"OFREP on https?://127\.0\.0\.1:"#, in: text),
-                let management = Self.port(after: #"health and metrics: http://127\.0\.0\.1:"#, in: text)
+                let management = Self.port(after: #"health and metrics: https?://127\.0\.0\.1:"#, in: text)
             {
                 ports = (port, management)
             }

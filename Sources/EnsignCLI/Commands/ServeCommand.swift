@@ -62,8 +62,8 @@ enum ServeCommand {
                 "let `ensign set` and the other live commands write in the production environment (refused by default)"),
         ],
         epilogue: """
-            exit status: 0 after a clean stop, 1 when the flags do not load or the address
-            cannot be bound.
+            exit status: 0 after a clean stop, 1 when the flags do not load, the address
+            cannot be bound, or the TLS library refuses the certificate and key.
 
             example:
               ensign serve --flags flags/ --env staging --listen 127.0.0.1:8016
@@ -95,6 +95,13 @@ enum ServeCommand {
             }
         }
         serverOptions.tls = try readTLS(arguments)
+        // libmicrohttpd says why GnuTLS refused a certificate and key only in its log, and then
+        // fails to start as a bind would; what it logs while starting tells the two apart.
+        let startMessages = StartMessages()
+        serverOptions.log = { message in
+            startMessages.record(message)
+            OFREPServerOptions.logToStandardError(message)
+        }
         serverOptions.connectionLimit = try positiveInteger(arguments, "connection-limit")
         serverOptions.eventStreamLimit = try positiveInteger(arguments, "event-stream-limit")
         // Blocked before any thread starts, so every thread inherits the mask and the signals
@@ -128,11 +135,21 @@ enum ServeCommand {
             server = try OFREPServer.start(
                 service: OFREPService(context: context, options: serviceOptions), options: serverOptions)
         } catch {
-            console.printError("ensign serve: \(error)")
+            let refusal = serverOptions.tls == nil ? [] : startMessages.finish().filter(Self.isTLSMessage)
+            if refusal.isEmpty {
+                console.printError("ensign serve: \(error)")
+            } else {
+                console.printError(
+                    "ensign serve: --tls-cert/--tls-key: the TLS library refused them ("
+                        + refusal.joined(separator: " ")
+                        + "). --tls-key must be the key of the first certificate in --tls-cert (the server's own,"
+                        + " before any intermediates), and both files whole PEM.")
+            }
             fleet?.stop()
             control.stop()
             return ExitStatus.failure
         }
+        startMessages.finish()
         servedServer.set(server)
         printBanner(
             server: server, context: context, socket: control.socketPath, hasToken: credentials != nil,
@@ -157,17 +174,34 @@ enum ServeCommand {
         guard let certificatePath, let keyPath else {
             throw UsageError("give both --tls-cert FILE and --tls-key FILE, or neither")
         }
-        guard let certificate = try? String(contentsOfFile: certificatePath, encoding: .utf8) else {
-            throw UsageError("--tls-cert: cannot read '\(certificatePath)'")
-        }
-        guard let key = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
-            throw UsageError("--tls-key: cannot read '\(keyPath)'")
-        }
+        let certificate = try readPEMFile(certificatePath, option: "tls-cert", converter: "x509")
+        let key = try readPEMFile(keyPath, option: "tls-key", converter: "pkey")
         do {
             return try ServerTLS(certificateChainPEM: certificate, privateKeyPEM: key)
         } catch {
             throw UsageError("--tls-cert/--tls-key: \(error)")
         }
+    }
+
+    /// The text of the PEM file given to `--option`; a usage error saying why when it is
+    /// missing, unreadable or binary (DER, which `openssl converter` turns into PEM).
+    static func readPEMFile(_ path: String, option: String, converter: String) throws -> String {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            let reason = access(path, R_OK) == 0 ? "not a regular file" : String(cString: strerror(errno))
+            throw UsageError("--\(option): cannot read '\(path)': \(reason)")
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw UsageError(
+                "--\(option): '\(path)' is binary, not PEM text; if it is DER, convert it with"
+                    + " openssl \(converter) -inform DER -in '\(path)' -out FILE.pem")
+        }
+        return text
+    }
+
+    /// Whether one of libmicrohttpd's messages is about TLS (GnuTLS refusing the certificate
+    /// or key, "Failed to initialize TLS support"), not the socket.
+    static func isTLSMessage(_ message: String) -> Bool {
+        message.contains("TLS") || message.contains("x509")
     }
 
     /// A positive whole number option; `nil` when not given.
@@ -208,8 +242,10 @@ enum ServeCommand {
             "ensign serve: OFREP on \(scheme)://\(server.address)/ofrep/v1 — environment \(context.environment),"
                 + " \(flags) keys" + (hasToken ? ", token required" : ""))
         console.print("limits: \(server.limits)")
+        // Beside OFREP they are served over the same TLS; a management port of its own is plain HTTP.
+        let managementScheme = server.options.managementAddress == nil ? scheme : "http"
         console.print(
-            "health and metrics: http://\(server.managementAddress)/healthz, /readyz, /metrics"
+            "health and metrics: \(managementScheme)://\(server.managementAddress)/healthz, /readyz, /metrics"
                 + (server.options.managementAddress == nil && hasToken ? " (/metrics needs the token)" : ""))
         console.print("control socket: \(socket)")
         if server.limits.eventStreams < 10_000 {
@@ -248,5 +284,25 @@ private final class LockedServer: Sendable {
                     + " \(report.closedSlowClients) slow clients cut, \(report.reclaimedIdleConnections) idle reclaimed"
             ),
         ]
+    }
+}
+
+/// libmicrohttpd's messages while the server starts, kept until ``finish()`` (after which
+/// nothing more is kept, so a long-running server does not grow a log).
+private final class StartMessages: Sendable {
+    private let messages = LockedState<[String]?>([])
+
+    /// Keeps `message` when the server is still starting.
+    func record(_ message: String) {
+        messages.withLock { $0?.append(message) }
+    }
+
+    /// Stops keeping messages; returns those kept.
+    @discardableResult
+    func finish() -> [String] {
+        messages.withLock { messages in
+            defer { messages = nil }
+            return messages ?? []
+        }
     }
 }

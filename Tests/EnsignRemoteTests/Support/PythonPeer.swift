@@ -175,21 +175,3 @@ struct PeerFailure: Error, CustomStringConvertible {
     var output: String
     var description: String { "the Python peer did not start: \(output)" }
 }
-
-/// A self-signed certificate for 127.0.0.1 and `localhost`, made with the `openssl` command.
-struct TestCertificate {
-    let certificate: String
-    let key: String
-
-    init(in directory: TemporaryDirectory, name: String = "server") throws {
-        certificate = directory.path + "/\(name).crt"
-        key = directory.path + "/\(name).key"
-        let made = try BuiltExecutable.run(
-            executable: URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-            ])
-        guard made.status == 0 else { throw PeerFailure(output: "openssl: " + made.errors) }
-    }
-}
