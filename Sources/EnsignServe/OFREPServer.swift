@@ -34,6 +34,9 @@ public final class OFREPServer: Sendable {
     public struct StartError: Error, Sendable, CustomStringConvertible {
         /// What went wrong.
         public var description: String
+        /// Whether the TLS library refused ``OFREPServerOptions/tls``'s certificate and key (the
+        /// description says why), rather than the address being unusable.
+        public var isTLSRefusal = false
     }
 
     private init(core: ServerCore, daemon: HTTPDaemon, managementDaemon: HTTPDaemon?) {
@@ -69,7 +72,7 @@ public final class OFREPServer: Sendable {
         let limits = OFREPServerLimits(
             options: options, descriptors: descriptors.soft, descriptorHardLimit: descriptors.hard)
         let core = ServerCore(service: service, options: options, limits: limits)
-        let log = options.log
+        let log: @Sendable (String) -> Void = { [weak core] message in core?.libraryMessage(message) }
         let configuration = HTTPDaemon.Configuration(
             address: options.listenAddress, workerThreads: limits.workerThreads,
             connectionLimit: limits.connectionsWithCutRoom, connectionMemoryLimit: options.connectionMemoryLimit,
@@ -87,7 +90,7 @@ public final class OFREPServer: Sendable {
                     core: core, servesOFREP: true, servesOperations: options.managementAddress == nil),
                 log: log)
         } catch {
-            throw StartError(description: error.description)
+            throw StartError(description: error.description, isTLSRefusal: error.isTLSRefusal)
         }
         var managementDaemon: HTTPDaemon?
         if let managementAddress = options.managementAddress {

@@ -22,6 +22,9 @@ final class ServerCore: Sendable {
         var reportedStreamRefusals = 0
         var lastReport = ContinuousClock.now - .seconds(1)
         var lastStallCheck = ContinuousClock.now
+        /// libmicrohttpd's messages: when one was last written, and how many were held back since.
+        var lastLibraryMessage = ContinuousClock.now - .seconds(1)
+        var heldLibraryMessages = 0
     }
 
     init(service: OFREPService, options: OFREPServerOptions, limits: OFREPServerLimits) {
@@ -70,8 +73,36 @@ final class ServerCore: Sendable {
                 }
             }
             self.logRefusals(now: now)
+            self.logHeldLibraryMessages(now: now)
             self.scheduleTick()
         }
+    }
+
+    /// One of libmicrohttpd's messages (a failed TLS handshake, say): written at most once a
+    /// second, the rest counted, so that a scanner's garbage cannot flood the log.
+    func libraryMessage(_ message: String) {
+        let now = ContinuousClock.now
+        let isWritten = state.withLock { state -> Bool in
+            guard now - state.lastLibraryMessage >= .seconds(1) else {
+                state.heldLibraryMessages += 1
+                return false
+            }
+            state.lastLibraryMessage = now
+            return true
+        }
+        if isWritten { options.log(message) }
+    }
+
+    private func logHeldLibraryMessages(now: ContinuousClock.Instant) {
+        let held = state.withLock { state -> Int in
+            guard state.heldLibraryMessages > 0, now - state.lastLibraryMessage >= .seconds(1) else { return 0 }
+            defer {
+                state.heldLibraryMessages = 0
+                state.lastLibraryMessage = now
+            }
+            return state.heldLibraryMessages
+        }
+        if held > 0 { options.log("\(held) more messages from libmicrohttpd in the last second or so, not written") }
     }
 
     /// Logs what was refused or cut since the last report, at most once a second: a crowd of

@@ -4,6 +4,7 @@ import EnsignServe
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
+import LoopbackLoad
 import Testing
 
 /// `ensign serve --tls-cert --tls-key` as it is deployed: a certificate from a private CA the
@@ -272,10 +273,17 @@ struct ServeTLSTests {
         let raw = try RawHTTPClient(port: UInt16(server.port))
         try raw.send("POST /ofrep/v1/evaluate/flags/color HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
         #expect(raw.isClosedByServer(within: .seconds(60)))
-        // One failed handshake per plain client: the bytes ended them, not a time-out.
+        // One failed handshake per plain client: the bytes ended them, not a time-out. The log
+        // writes the first and counts the second (at most one of libmicrohttpd's lines a second).
         let failedHandshakes = { server.errors.components(separatedBy: "handshake").count - 1 }
-        _ = waitUntil("both failed handshakes in the log", timeout: .seconds(60)) { failedHandshakes() >= 2 }
-        #expect(failedHandshakes() == 2, "\(server.errors)")
+        let heldBack = "1 more messages from libmicrohttpd"
+        _ = waitUntil("both failed handshakes in the log", timeout: .seconds(60)) {
+            failedHandshakes() >= 2 || (failedHandshakes() == 1 && server.errors.contains(heldBack))
+        }
+        // Two lines when a second passed between them; one and the count otherwise.
+        #expect(
+            failedHandshakes() == 2 || (failedHandshakes() == 1 && server.errors.contains(heldBack)),
+            "\(server.errors)")
 
         let trusted = try Self.evaluate("color", port: server.port, trusting: fixture.authority.certificate)
         #expect(trusted.status == 200, "\(trusted.summary)")
@@ -309,7 +317,7 @@ struct ServeTLSTests {
             options.tls = tls
             options.idleTimeout = .seconds(3600)
             options.headerTimeout = .seconds(3600)
-            options.inactivityTimeout = .seconds(3600)
+            options.requestTimeout = .seconds(3600)
             options.log = { messages.record($0) }
         }
         let port = Int(harness.port)
@@ -326,7 +334,9 @@ struct ServeTLSTests {
         }
         let refused = try garbage.pump(timeout: .seconds(60)) { _, isClosed in isClosed }
         #expect(refused == 50)
-        #expect(messages.values.count { $0.contains("handshake") } == 50, "\(messages.values.prefix(5))")
+        // Said once, with a count of the rest: 50 failed handshakes must not write 50 lines.
+        #expect(messages.values.contains { $0.contains("handshake") }, "\(messages.values.prefix(5))")
+        #expect(messages.values.count < 50)
         #expect(
             waitUntil("the server to hold the 100 stalled connections alone", timeout: .seconds(60)) {
                 harness.server.openConnectionCount == 100
@@ -383,11 +393,12 @@ struct ServeTLSTests {
         var message: [String] {
             switch self {
             case .missingCertificate: ["--tls-cert: cannot read", "No such file or directory"]
-            case .keyOfAnotherCertificate: ["--tls-cert/--tls-key: the TLS library refused them", "do not match"]
+            case .keyOfAnotherCertificate:
+                ["--tls-cert/--tls-key: the TLS library refused the certificate and key", "do not match"]
             case .encryptedKey, .encryptedTraditionalKey: ["the key is encrypted"]
             case .derCertificate: ["--tls-cert:", "is binary, not PEM text", "openssl x509 -inform DER"]
             case .certificateNotPEM: ["the certificate is not PEM text"]
-            case .damagedCertificate: ["--tls-cert/--tls-key: the TLS library refused them"]
+            case .damagedCertificate: ["--tls-cert/--tls-key: the TLS library refused the certificate and key"]
             case .keyWithoutCertificate: ["give both --tls-cert FILE and --tls-key FILE"]
             }
         }

@@ -95,13 +95,6 @@ enum ServeCommand {
             }
         }
         serverOptions.tls = try readTLS(arguments)
-        // libmicrohttpd says why GnuTLS refused a certificate and key only in its log, and then
-        // fails to start as a bind would; what it logs while starting tells the two apart.
-        let startMessages = StartMessages()
-        serverOptions.log = { message in
-            startMessages.record(message)
-            OFREPServerOptions.logToStandardError(message)
-        }
         serverOptions.connectionLimit = try positiveInteger(arguments, "connection-limit")
         serverOptions.eventStreamLimit = try positiveInteger(arguments, "event-stream-limit")
         // Blocked before any thread starts, so every thread inherits the mask and the signals
@@ -135,21 +128,11 @@ enum ServeCommand {
             server = try OFREPServer.start(
                 service: OFREPService(context: context, options: serviceOptions), options: serverOptions)
         } catch {
-            let refusal = serverOptions.tls == nil ? [] : startMessages.finish().filter(Self.isTLSMessage)
-            if refusal.isEmpty {
-                console.printError("ensign serve: \(error)")
-            } else {
-                console.printError(
-                    "ensign serve: --tls-cert/--tls-key: the TLS library refused them ("
-                        + refusal.joined(separator: " ")
-                        + "). --tls-key must be the key of the first certificate in --tls-cert (the server's own,"
-                        + " before any intermediates), and both files whole PEM.")
-            }
+            console.printError("ensign serve: " + (error.isTLSRefusal ? "--tls-cert/--tls-key: " : "") + "\(error)")
             fleet?.stop()
             control.stop()
             return ExitStatus.failure
         }
-        startMessages.finish()
         servedServer.set(server)
         printBanner(
             server: server, context: context, socket: control.socketPath, hasToken: credentials != nil,
@@ -196,12 +179,6 @@ enum ServeCommand {
                     + " openssl \(converter) -inform DER -in '\(path)' -out FILE.pem")
         }
         return text
-    }
-
-    /// Whether one of libmicrohttpd's messages is about TLS (GnuTLS refusing the certificate
-    /// or key, "Failed to initialize TLS support"), not the socket.
-    static func isTLSMessage(_ message: String) -> Bool {
-        message.contains("TLS") || message.contains("x509")
     }
 
     /// A positive whole number option; `nil` when not given.
@@ -284,25 +261,5 @@ private final class LockedServer: Sendable {
                     + " \(report.closedSlowClients) slow clients cut, \(report.reclaimedIdleConnections) idle reclaimed"
             ),
         ]
-    }
-}
-
-/// libmicrohttpd's messages while the server starts, kept until ``finish()`` (after which
-/// nothing more is kept, so a long-running server does not grow a log).
-private final class StartMessages: Sendable {
-    private let messages = LockedState<[String]?>([])
-
-    /// Keeps `message` when the server is still starting.
-    func record(_ message: String) {
-        messages.withLock { $0?.append(message) }
-    }
-
-    /// Stops keeping messages; returns those kept.
-    @discardableResult
-    func finish() -> [String] {
-        messages.withLock { messages in
-            defer { messages = nil }
-            return messages ?? []
-        }
     }
 }

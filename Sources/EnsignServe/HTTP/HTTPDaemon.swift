@@ -48,8 +48,12 @@ final class HTTPDaemon: Sendable {
     let configuration: Configuration
     let table: ConnectionTable
     let responder: any HTTPResponder
-    /// libmicrohttpd's messages (a failed TLS handshake, a refused connection), rate-limited by the caller.
+    /// libmicrohttpd's messages once started (a failed TLS handshake, a refused connection);
+    /// the caller limits how often they are written.
     let log: @Sendable (String) -> Void
+    /// libmicrohttpd's messages while it starts (`nil` once started): why GnuTLS refused a
+    /// certificate, which libmicrohttpd says only there before failing as a bind would.
+    private let startMessages = LockedState<[String]?>([])
     /// The daemon's and its settings' addresses as bit patterns (0 once stopped): libmicrohttpd's
     /// handle is not Sendable, and `stop` takes them exactly once.
     private let handles = LockedState<(daemon: UInt, settings: UInt)>((0, 0))
@@ -58,6 +62,8 @@ final class HTTPDaemon: Sendable {
     /// Why a daemon could not start.
     struct StartError: Error {
         var description: String
+        /// The TLS library refused the certificate and key (not the address).
+        var isTLSRefusal = false
     }
 
     private init(
@@ -146,20 +152,34 @@ final class HTTPDaemon: Sendable {
         }
         settings.pointee.message = { context, message in
             guard let message else { return }
-            HTTPDaemon.from(context).log(String(cString: message))
+            HTTPDaemon.from(context).received(String(cString: message))
         }
         let started = socketAddress.bytes.withUnsafeBytes { bytes in
             settings.pointee.address = bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self)
             defer { settings.pointee.address = nil }
             return ensign_mhd_start(settings)
         }
+        let failure = errno
+        let messages = daemon.startMessages.withLock { messages in
+            defer { messages = nil }
+            return messages ?? []
+        }
         guard let started else {
-            let reason = String(cString: strerror(errno))
             Self.release(settings)
+            let refusals = messages.filter { $0.contains("TLS") || $0.contains("x509") || $0.contains("GnuTLS") }
+            if configuration.tls != nil, !refusals.isEmpty {
+                throw StartError(
+                    description: "the TLS library refused the certificate and key (\(refusals.joined(separator: " "))):"
+                        + " the key must be the key of the first certificate of the chain (the server's own,"
+                        + " before any intermediates), and both whole PEM",
+                    isTLSRefusal: true)
+            }
+            let reason = messages.last ?? String(cString: strerror(failure))
             throw StartError(
                 description: "cannot listen on \(configuration.address) (\(reason)):"
                     + " is the port in use, or the address not this machine's?")
         }
+        for message in messages { daemon.log(message) }
         let daemonBits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started)))
         let settingsBits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(settings)))
         daemon.handles.withLock { $0 = (daemonBits, settingsBits) }
@@ -188,6 +208,15 @@ final class HTTPDaemon: Sendable {
         if let settings = UnsafeMutablePointer<ensign_mhd_settings>(bitPattern: settingsBits) {
             Self.release(settings)
         }
+    }
+
+    /// One of libmicrohttpd's messages: kept while it starts, logged afterwards.
+    private func received(_ message: String) {
+        let isStarting = startMessages.withLock { messages in
+            messages?.append(message)
+            return messages != nil
+        }
+        if !isStarting { log(message) }
     }
 
     private static func release(_ settings: UnsafeMutablePointer<ensign_mhd_settings>) {
