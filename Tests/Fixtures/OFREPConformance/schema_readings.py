@@ -14,9 +14,10 @@ Readings of the document, where its schemas say other than its prose (responses)
     `oneOf` fails again. The branches list the types a value may have: `oneOf` becomes `anyOf`.
     With (a), `anyOf` still requires a value of one of the five types, or no value at all.
 (c) The success `reason` enum lists STATIC, TARGETING_MATCH, SPLIT, DISABLED and UNKNOWN, and its
-    description defers to OpenFeature's resolution reasons, which include DEFAULT (a rule that
-    returns null, a flag without targeting rules in flagd; flagd's own OFREP server answers it):
-    DEFAULT is added.
+    description defers to OpenFeature's resolution reasons, which include DEFAULT (requirement
+    2.2.5, ../shared/conformance/openfeature-spec/sections/02-providers.md); flagd answers it
+    when a rule returns null (../shared/conformance/flagd-testbed/evaluator/gherkin/
+    targeting.feature), and so does ensign serve: DEFAULT is added.
 (d) A single evaluation's 400 is evaluationFailure, whose errorCode may be PARSE_ERROR,
     TARGETING_KEY_MISSING or GENERAL: errors of the flag (a broken definition, a split that needs
     a targeting key), which a well-formed request meets too. So a well-formed request answered
