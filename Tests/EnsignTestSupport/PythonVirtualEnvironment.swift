@@ -2,7 +2,8 @@ import Foundation
 
 /// A Python virtual environment under the package's `.build/` with pinned packages, made on
 /// first use (the way `scripts/setup --with-test-tools` makes it) and reused after: the
-/// differential harness's reference evaluator and the `ensign serve` tests' OpenFeature client.
+/// differential harness's reference evaluator, the `ensign serve` tests' OpenFeature client and
+/// the `/metrics` test's Prometheus parser.
 ///
 /// It is built beside its final place and renamed into it, so a second test process never
 /// sees a half-made one. A test that needs it fails, never skips, when it cannot be made.
