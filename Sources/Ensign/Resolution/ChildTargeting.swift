@@ -43,3 +43,16 @@ extension EvaluationContext {
             attributes: base.attributes.merging(attributes) { _, mine in mine })
     }
 }
+
+extension ContextSnapshot {
+    /// The same values with targeting evaluated for `evaluationContext` merged over this
+    /// snapshot's own, exactly as a child context made with it reads them
+    /// (``AppContext/makeChild(label:evaluationContext:)``), without making one: for a server
+    /// answering one request, which would otherwise make and free a context per request.
+    package func evaluating(for evaluationContext: EvaluationContext) -> ContextSnapshot {
+        ContextSnapshot(
+            layout: layout, inputs: inputs, chunks: chunks, generation: generation, scopeOverrides: scopeOverrides,
+            targeting: ChildTargeting(evaluationContext: evaluationContext.merged(over: self.evaluationContext)),
+            scopedKeys: scopedKeys)
+    }
+}

@@ -21,8 +21,8 @@ extension OFREPService {
                 400,
                 OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
-        let child = context.makeChild(label: "ofrep", evaluationContext: evaluationRequest.evaluationContext)
-        let details = child.untrackedSnapshot.details(forKeyNamed: key)
+        let details = context.untrackedSnapshot.evaluating(for: evaluationRequest.evaluationContext)
+            .details(forKeyNamed: key)
         evaluated(details)
         let evaluation = OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant)
         switch evaluation {
@@ -43,9 +43,8 @@ extension OFREPService {
             return .json(
                 400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
-        let child = context.makeChild(label: "ofrep", evaluationContext: evaluationRequest.evaluationContext)
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
-        let snapshot = child.untrackedSnapshot
+        let snapshot = context.untrackedSnapshot.evaluating(for: evaluationRequest.evaluationContext)
         let tag = OFREPEntityTag(
             configurationDigest: configurationDigest(of: snapshot),
             contextText: JSONValue.object(evaluationRequest.context).jsonText)

@@ -3,10 +3,11 @@ import Ensign
 /// Answers OFREP requests from an ``AppContext``: the single and bulk evaluation endpoints,
 /// the configuration endpoint, and their errors, with no sockets involved.
 ///
-/// Every request is evaluated in a child context of `context` made for the request's
-/// evaluation context (``AppContext/makeChild(label:evaluationContext:)``), so everything the
-/// server's context has — environment, deployment files, fleet layer, live overrides — applies,
-/// and each request's targeting sees its own context.
+/// Every request is evaluated as a child context of `context` made for the request's
+/// evaluation context (``AppContext/makeChild(label:evaluationContext:)``) would evaluate it —
+/// from the server's current snapshot, without making the child — so everything the server's
+/// context has — environment, deployment files, fleet layer, live overrides — applies, and each
+/// request's targeting sees its own context.
 ///
 /// ```swift
 /// let service = OFREPService(context: context)

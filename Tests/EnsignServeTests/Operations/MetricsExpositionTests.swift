@@ -200,7 +200,7 @@ struct MetricsExpositionTests {
             #expect(exposition.value("ensign_serve_dropped_events_total") == 0)
             #expect(
                 exposition.samples(of: "ensign_serve_closed_connections").keys.map { $0["reason"] ?? "" }.sorted() == [
-                    "draining", "header_timeout", "idle_timeout", "reclaimed",
+                    "draining", "header_timeout", "idle_timeout", "reclaimed", "request_timeout", "stalled_stream",
                 ])
             #expect(exposition.value("ensign_flags") == 3)
             #expect(exposition.value("ensign_degraded") == 0)
