@@ -184,16 +184,18 @@ private struct JSONReader {
     mutating func readString() throws -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII (most keys and values) needs no UTF-8 validation.
+        var isASCII = true
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return try validatedUTF8(slice, at: start)
+                return isASCII ? String(decoding: slice, as: UTF8.self) : try validatedUTF8(slice, at: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail("control character in string") }
+            isASCII = isASCII && byte < 0x80
             position += 1
         }
         var scratch = Array(bytes[start..<position])

@@ -10,7 +10,7 @@ struct ServerRoutes: HTTPResponder {
 
     func answer(_ request: OFREPHTTPRequest, on connection: SuspendableConnection) -> HTTPAnswer {
         let streamPath = core.service.options.eventStreamPath
-        let endpoint = ServerMetrics.Endpoint(path: request.path, eventStreamPath: servesOFREP ? streamPath : nil)
+        let (endpoint, route) = ServerMetrics.Endpoint.of(path: request.path, eventStreamPath: servesOFREP ? streamPath : nil)
         switch endpoint {
         case .healthz where servesOperations, .readyz where servesOperations, .metrics where servesOperations:
             return .response(counted(operations(endpoint, request), endpoint))
@@ -24,7 +24,7 @@ struct ServerRoutes: HTTPResponder {
                         .other))
             }
             var evaluations: [ServerMetrics.EvaluationLabel] = []
-            let response = core.service.respond(to: request) { details in
+            let response = core.service.respond(to: request, route: route) { details in
                 if let label = ServerMetrics.label(for: details) { evaluations.append(label) }
             }
             core.metrics.record(endpoint, status: response.status, evaluations: evaluations)

@@ -45,14 +45,31 @@ extension EvaluationContext {
 }
 
 extension ContextSnapshot {
-    /// The same values with targeting evaluated for `evaluationContext` merged over this
-    /// snapshot's own, exactly as a child context made with it reads them
+    /// The merged evaluation context ``details(forKeyNamed:evaluatedFor:)`` takes: `request`'s
+    /// laid over this snapshot's own, as a child context made with it would read rules.
+    package func evaluationContext(mergingRequest request: EvaluationContext) -> EvaluationContext {
+        request.merged(over: evaluationContext)
+    }
+
+    /// A key's details as a child context made with an evaluation context reads them
     /// (``AppContext/makeChild(label:evaluationContext:)``), without making one: for a server
-    /// answering one request, which would otherwise make and free a context per request.
-    package func evaluating(for evaluationContext: EvaluationContext) -> ContextSnapshot {
-        ContextSnapshot(
-            layout: layout, inputs: inputs, chunks: chunks, generation: generation, scopeOverrides: scopeOverrides,
-            targeting: ChildTargeting(evaluationContext: evaluationContext.merged(over: self.evaluationContext)),
-            scopedKeys: scopedKeys)
+    /// answering one request, which would otherwise make and free a context per request, and
+    /// memoize evaluations it never reads twice.
+    ///
+    /// - Parameter merged: the request's context already merged over this snapshot's
+    ///   (``evaluationContext(mergingRequest:)``), once for all the keys a request reads.
+    package func details(forKeyNamed name: String, evaluatedFor merged: EvaluationContext) -> ResolutionDetails<JSONValue> {
+        let key = (scopedKeys?.prefix ?? "") + name
+        guard let slot = layout.slot(for: key) else {
+            return ResolutionDetails(key: key, entry: .notFound, definition: nil)
+        }
+        var entry = entry(at: slot)
+        // As a child's snapshot does: only entries from targeting or below are evaluated again;
+        // a preference or an override decides whatever the rule says.
+        if layout.isTargetedSlot[slot], entry.layer <= .targeting {
+            entry = SnapshotResolver.resolveFromFiles(
+                layout.definitionBySlot[slot], inputs: inputs, evaluationContext: merged)
+        }
+        return ResolutionDetails(key: key, entry: entry, definition: layout.definitionBySlot[slot])
     }
 }

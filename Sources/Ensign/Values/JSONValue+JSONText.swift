@@ -12,7 +12,7 @@ extension JSONValue {
     /// Appends the value as compact JSON, as UTF-8 bytes in one pass. With `sortingMembers`
     /// off, object members come in storage order: the same value when read back, without
     /// sorting every object's keys.
-    func appendJSON(to output: inout [UInt8], sortingMembers: Bool) {
+    package func appendJSON(to output: inout [UInt8], sortingMembers: Bool) {
         _ = appendJSON(to: &output, sortingMembers: sortingMembers, exactOnly: false)
     }
 
@@ -77,7 +77,7 @@ extension JSONValue {
 
     /// Appends `string` as a JSON string literal with the escapes RFC 8259 requires; other
     /// bytes of its UTF-8 as they are.
-    static func appendQuoted(_ string: String, to output: inout [UInt8]) {
+    package static func appendQuoted(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most text needs no escape: then it goes in whole, checked and copied as a buffer (a
         // short string's bytes are copied out of line once), not through its view a byte at a time.

@@ -44,11 +44,13 @@ enum ServeCommand {
             .value(
                 "management-listen", "HOST:PORT",
                 "serve /healthz, /readyz and /metrics here instead of beside OFREP (plain HTTP, no token)"),
-            .value("tls-cert", "FILE", "speak HTTPS with this PEM certificate chain (needs --tls-key)"),
-            .value("tls-key", "FILE", "the PEM private key of --tls-cert (unencrypted; keep it readable by you alone)"),
+            .value("tls-cert", "FILE", "speak HTTPS with this PEM certificate chain (the server's certificate first)"),
+            .value("tls-key", "FILE", "the certificate's PEM private key (unencrypted; keep it readable by you alone)"),
             .value(
                 "connection-limit", "N",
                 "the most connections at once (default: from the descriptor limit, at most 65536)"),
+            .value(
+                "worker-threads", "N", "threads serving connections, each with its share (default: one per processor, 2 to 8)"),
             .value(
                 "event-stream-limit", "N",
                 "the most event streams at once (default: three quarters of the connection limit, at most 50000)"),
@@ -97,6 +99,7 @@ enum ServeCommand {
         serverOptions.tls = try readTLS(arguments)
         serverOptions.connectionLimit = try positiveInteger(arguments, "connection-limit")
         serverOptions.eventStreamLimit = try positiveInteger(arguments, "event-stream-limit")
+        if let threads = try positiveInteger(arguments, "worker-threads") { serverOptions.workerThreads = threads }
         // Blocked before any thread starts, so every thread inherits the mask and the signals
         // reach the sigwait below instead of killing the process.
         Interruption.blockTerminationSignals()

@@ -34,6 +34,16 @@ public struct OFREPHTTPRequest: Sendable, Hashable {
         self.body = body
     }
 
+    /// A request whose path and query are already apart and whose header names are already
+    /// lower case: what the HTTP server hands over, without a second pass over either.
+    package init(method: String, path: String, query: String?, lowercasedHeaders: [String: String], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = lowercasedHeaders
+        self.body = body
+    }
+
     /// The value of the header field `name` (any case).
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

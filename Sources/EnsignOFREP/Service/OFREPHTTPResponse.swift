@@ -22,6 +22,11 @@ public struct OFREPHTTPResponse: Sendable, Hashable {
             status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(text.utf8))
     }
 
+    /// A JSON response whose body is already bytes.
+    package static func json(_ status: Int, bytes: [UInt8], headers: [(name: String, value: String)] = []) -> Self {
+        OFREPHTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: bytes)
+    }
+
     /// The value of the header field `name` (any case), the first if repeated.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value

@@ -21,12 +21,14 @@ extension OFREPService {
                 400,
                 OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
-        let details = context.untrackedSnapshot.evaluating(for: evaluationRequest.evaluationContext)
-            .details(forKeyNamed: key)
+        let snapshot = context.untrackedSnapshot
+        let details = snapshot.details(
+            forKeyNamed: key,
+            evaluatedFor: snapshot.evaluationContext(mergingRequest: evaluationRequest.evaluationContext))
         evaluated(details)
         let evaluation = OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant)
         switch evaluation {
-        case .success(let success): return .json(200, success.jsonText)
+        case .success(let success): return .json(200, bytes: success.jsonBytes)
         case .failure(let failure): return .json(failure.errorCode == .flagNotFound ? 404 : 400, failure.jsonText)
         }
     }
@@ -44,7 +46,7 @@ extension OFREPService {
                 400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
-        let snapshot = context.untrackedSnapshot.evaluating(for: evaluationRequest.evaluationContext)
+        let snapshot = context.untrackedSnapshot
         let tag = OFREPEntityTag(
             configurationDigest: configurationDigest(of: snapshot),
             contextText: JSONValue.object(evaluationRequest.context).jsonText)
@@ -52,9 +54,10 @@ extension OFREPService {
         if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return OFREPHTTPResponse(status: 304, headers: tagHeaders)
         }
+        let merged = snapshot.evaluationContext(mergingRequest: evaluationRequest.evaluationContext)
         var flags: [OFREPFlagEvaluation] = []
         for key in snapshot.keys where snapshot.definition(forKeyNamed: key)?.kind != .preference {
-            let details = snapshot.details(forKeyNamed: key)
+            let details = snapshot.details(forKeyNamed: key, evaluatedFor: merged)
             evaluated(details)
             flags.append(OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant))
         }

@@ -53,9 +53,9 @@ public final class OFREPService: Sendable {
     /// Answers one request, handing `evaluated` each flag's details as it is evaluated (one for
     /// a single evaluation, every flag for a bulk one, none for a 304): a server's metrics.
     package func respond(
-        to request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
+        to request: OFREPHTTPRequest, route: Route? = nil, evaluated: (ResolutionDetails<JSONValue>) -> Void
     ) -> OFREPHTTPResponse {
-        let route = Route(path: request.path)
+        let route = route ?? Route(path: request.path)
         if case .unknown = route {
             return Self.generalError(404, "no OFREP endpoint at '\(request.path)'; see /ofrep/v1/evaluate/flags")
         }
@@ -150,7 +150,8 @@ public final class OFREPService: Sendable {
     }
 }
 
-/// Which endpoint a path names; `package` so the HTTP server labels its metrics with it.
+/// Which endpoint a path names; `package` so the HTTP server, which labels its metrics with it,
+/// reads each path once.
 package enum Route: Equatable {
     case single(encodedKey: Substring)
     case bulk

@@ -61,7 +61,34 @@ public struct OFREPEvaluationSuccess: Sendable, Hashable {
     }
 
     /// The success as compact JSON text, members sorted.
-    public var jsonText: String { json.jsonText }
+    public var jsonText: String { String(decoding: jsonBytes, as: UTF8.self) }
+
+    /// The compact JSON text's UTF-8, members sorted, written straight from the fields: what the
+    /// server sends for every single evaluation, without building a ``json`` dictionary to sort.
+    package var jsonBytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(96)
+        output.append(contentsOf: #"{"key":"#.utf8)
+        JSONValue.appendQuoted(key, to: &output)
+        if !metadata.isEmpty {
+            output.append(contentsOf: #","metadata":"#.utf8)
+            JSONValue.object(metadata).appendJSON(to: &output, sortingMembers: true)
+        }
+        output.append(contentsOf: #","reason":"#.utf8)
+        JSONValue.appendQuoted(reason, to: &output)
+        if let value {
+            output.append(contentsOf: #","value":"#.utf8)
+            value.appendJSON(to: &output, sortingMembers: true)
+        }
+        if let variant {
+            output.append(contentsOf: #","variant":"#.utf8)
+            JSONValue.appendQuoted(variant, to: &output)
+        } else if writesNullVariant {
+            output.append(contentsOf: #","variant":null"#.utf8)
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
 }
 
 extension OFREPEvaluationSuccess {

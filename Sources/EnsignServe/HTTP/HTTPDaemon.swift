@@ -298,8 +298,11 @@ extension HTTPDaemon {
             return queue(
                 responder.refusal(413, "the body is over \(configuration.maximumBodyBytes) bytes"), on: connection)
         }
+        // libmicrohttpd hands over the path alone: it reads the query into arguments, which no
+        // endpoint uses (`flagConfigEtag` is informational, ADR 0008).
         let request = OFREPHTTPRequest(
-            method: String(cString: method), target: String(cString: url), headers: state.headers, body: state.body)
+            method: String(cString: method), path: String(cString: url), query: nil, lowercasedHeaders: state.headers,
+            body: state.body)
         let ticket = Self.ticket(ensign_mhd_socket_context(connection))
         switch responder.answer(request, on: SuspendableConnection(connection, ticket: ticket)) {
         case .response(let response):
@@ -310,18 +313,20 @@ extension HTTPDaemon {
         }
     }
 
+    /// The header fields the OFREP service and the routes read (in lower case, as the request
+    /// carries them); the others are counted, for the limit, but not copied.
+    private static let readHeaderNames = [
+        "authorization", "x-api-key", "if-none-match", "last-event-id", "content-length", "content-type",
+    ]
+
     private func collectHeaders(of connection: OpaquePointer, into state: RequestState) {
-        let context = Unmanaged.passUnretained(state).toOpaque()
-        _ = MHD_get_connection_values(
-            connection, .HEADER_KIND,
-            { context, _, name, value in
-                let state = Unmanaged<RequestState>.fromOpaque(context!).takeUnretainedValue()
-                state.headerCount += 1
-                if let name {
-                    state.headers[String(cString: name).lowercased()] = value.map { String(cString: $0) } ?? ""
-                }
-                return .YES
-            }, context)
+        state.headerCount = Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil))
+        for name in Self.readHeaderNames {
+            // libmicrohttpd compares names without regard to case.
+            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                state.headers[name] = String(cString: value)
+            }
+        }
     }
 
     /// Sends a whole response.

@@ -5,9 +5,9 @@ import EnsignOFREP
 final class RequestState {
     /// Whether the header section is complete (the access handler has been called).
     var isHeaderSectionComplete = false
-    /// The header fields, names lower-cased.
+    /// The header fields the server reads, names lower-cased.
     var headers: [String: String] = [:]
-    /// How many header fields there were (repeats included).
+    /// How many header fields there were, all of them (repeats included).
     var headerCount = 0
     /// The body so far, at most the body limit.
     var body: [UInt8] = []

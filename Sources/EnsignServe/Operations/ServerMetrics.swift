@@ -20,22 +20,20 @@ final class ServerMetrics: Sendable {
         case metrics
         case other
 
-        /// The endpoint a path names.
-        init(path: String, eventStreamPath: String?) {
-            if path == eventStreamPath {
-                self = .events
-                return
-            }
+        /// The endpoint a path names, and the OFREP route it is (`.unknown` for the others).
+        static func of(path: String, eventStreamPath: String?) -> (Endpoint, Route) {
+            if path == eventStreamPath { return (.events, .unknown) }
             switch path {
-            case "/healthz": self = .healthz
-            case "/readyz": self = .readyz
-            case "/metrics": self = .metrics
+            case "/healthz": return (.healthz, .unknown)
+            case "/readyz": return (.readyz, .unknown)
+            case "/metrics": return (.metrics, .unknown)
             default:
-                switch Route(path: path) {
-                case .single: self = .evaluateFlag
-                case .bulk: self = .evaluateFlags
-                case .configuration: self = .configuration
-                case .unknown: self = .other
+                let route = Route(path: path)
+                switch route {
+                case .single: return (.evaluateFlag, route)
+                case .bulk: return (.evaluateFlags, route)
+                case .configuration: return (.configuration, route)
+                case .unknown: return (.other, route)
                 }
             }
         }
