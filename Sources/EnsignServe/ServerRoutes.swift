@@ -10,7 +10,8 @@ struct ServerRoutes: HTTPResponder {
 
     func answer(_ request: OFREPHTTPRequest, on connection: SuspendableConnection) -> HTTPAnswer {
         let streamPath = core.service.options.eventStreamPath
-        let (endpoint, route) = ServerMetrics.Endpoint.of(path: request.path, eventStreamPath: servesOFREP ? streamPath : nil)
+        let (endpoint, route) = ServerMetrics.Endpoint.of(
+            path: request.path, eventStreamPath: servesOFREP ? streamPath : nil)
         switch endpoint {
         case .healthz where servesOperations, .readyz where servesOperations, .metrics where servesOperations:
             return .response(counted(operations(endpoint, request), endpoint))

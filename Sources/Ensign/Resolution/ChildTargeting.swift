@@ -58,7 +58,9 @@ extension ContextSnapshot {
     ///
     /// - Parameter merged: the request's context already merged over this snapshot's
     ///   (``evaluationContext(mergingRequest:)``), once for all the keys a request reads.
-    package func details(forKeyNamed name: String, evaluatedFor merged: EvaluationContext) -> ResolutionDetails<JSONValue> {
+    package func details(forKeyNamed name: String, evaluatedFor merged: EvaluationContext) -> ResolutionDetails<
+        JSONValue
+    > {
         let key = (scopedKeys?.prefix ?? "") + name
         guard let slot = layout.slot(for: key) else {
             return ResolutionDetails(key: key, entry: .notFound, definition: nil)

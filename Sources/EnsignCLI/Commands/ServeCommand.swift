@@ -20,8 +20,8 @@ enum ServeCommand {
             deployment files, the fleet layer (--etcd), and live overrides — the server starts
             a control server, so `ensign set`, `ensign toggle` and `ensign menu` work on it.
 
-            It listens on loopback by default and speaks plain HTTP, or HTTPS with --tls-cert and
-            --tls-key. With ENSIGN_SERVE_TOKEN set, or --token-file, every OFREP request needs
+            It listens on loopback by default and speaks plain HTTP, or HTTPS with a certificate
+            and its key. With ENSIGN_SERVE_TOKEN set, or --token-file, every OFREP request needs
             'Authorization: Bearer TOKEN' or 'X-API-Key: TOKEN' (never pass a token on the
             command line: other users can read it). GET /healthz, /readyz and /metrics (the
             Prometheus text format) are served beside OFREP, or on --management-listen.
@@ -50,7 +50,8 @@ enum ServeCommand {
                 "connection-limit", "N",
                 "the most connections at once (default: from the descriptor limit, at most 65536)"),
             .value(
-                "worker-threads", "N", "threads serving connections, each with its share (default: one per processor, 2 to 8)"),
+                "worker-threads", "N",
+                "threads serving connections, each with its share (default: one per processor, 2 to 8)"),
             .value(
                 "event-stream-limit", "N",
                 "the most event streams at once (default: three quarters of the connection limit, at most 50000)"),
