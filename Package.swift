@@ -179,7 +179,7 @@ let package = Package(
             name: "EnsignFleetTests",
             dependencies: [
                 "EnsignFleet", "EnsignHTTP", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport",
-                "EnsignTesting",
+                "EnsignTesting", "EnsignServe", "EnsignOFREP",
             ]),
         .testTarget(
             name: "EnsignRemoteTests",

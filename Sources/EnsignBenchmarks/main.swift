@@ -40,7 +40,8 @@ func runBenchmarks() -> Int32 {
                 MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
             ] + [ValidateEntries.group()] + LatencyEntries.groups() + [
-                FleetEntries.group(), ServeEntries.group(), ServeEntries.fleetGroup(), RemoteEntries.group(),
+                FleetEntries.group(), ServeEntries.handlerGroup(), ServeEntries.group(), ServeEntries.fleetGroup(),
+                RemoteEntries.group(),
             ]
         let runner = BenchmarkRunner(settings: settings)
         let selected = groups.filter(runner.selects)

@@ -170,6 +170,7 @@ public final class OFREPServer: Sendable {
             connectionsReadingHeaders: occupancy.readingHeaders, eventStreams: occupancy.streaming,
             refusedConnections: counters.refusedAtLimit, refusedEventStreams: core.hub.refusedCount,
             closedSlowClients: counters.headerTimeouts, closedStalledRequests: counters.requestTimeouts,
+            closedStalledStreams: counters.stalledStreams,
             reclaimedIdleConnections: counters.reclaimed)
     }
 }
@@ -194,6 +195,8 @@ public struct OFREPServerReport: Sendable, Hashable {
     public var closedSlowClients: Int
     /// Connections cut because their request took too long (a stalled body or response).
     public var closedStalledRequests: Int
+    /// Event streams cut because their client left events unread for the request time-out.
+    public var closedStalledStreams: Int
     /// Idle connections closed to make room for new ones.
     public var reclaimedIdleConnections: Int
 }

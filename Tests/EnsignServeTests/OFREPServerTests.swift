@@ -5,6 +5,7 @@ import EnsignServe
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
+import LoopbackLoad
 import Testing
 
 /// The server over real loopback sockets: every status code, ETag and 304, the event stream,
@@ -209,6 +210,9 @@ struct OFREPServerTests {
         // Two kept-alive connections, idle after a response: the first has been idle longer.
         let oldest = try harness.client()
         #expect(try oldest.request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
+        // The server counts a connection idle from the end of its request, which may come a
+        // moment after the client has read the response: wait for it, so that the order is known.
+        #expect(waitUntil("the first to be idle") { harness.server.report.idleConnections == 1 })
         let newer = try harness.client()
         #expect(try newer.request("POST", "/ofrep/v1/evaluate/flags/color", body: "{}").status == 200)
         #expect(waitUntil("both to be idle") { harness.server.report.idleConnections == 2 })
@@ -284,6 +288,43 @@ struct OFREPServerTests {
         try resumed.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\nLast-Event-ID: 0\r\n\r\n")
         let event = try resumed.readStream(timeout: .seconds(5)) { $0.contains("refetchEvaluation") }
         #expect(event.isDone)
+    }
+
+    @Test(
+        "A stream whose client reads nothing is cut once its events wait unread for the request time-out; others go on",
+        .blocksItsThread)
+    func stalledStreamIsCut() throws {
+        let harness = try Harness { $0.requestTimeout = .milliseconds(300) }
+        let stalled = LoopbackCrowd()
+        try stalled.connect(
+            1, port: Int(harness.port), sending: "GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\n\r\n", receiveBuffer: 1024
+        )
+        #expect(waitUntil("the stream to open") { harness.server.eventStreamClientCount == 1 })
+        let reader = LoopbackCrowd()
+        try reader.connect(1, port: Int(harness.port), sending: "GET /ofrep/v1/events HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try reader.pump(timeout: .seconds(30)) { received, _ in received.containsText(": connected") } == 1)
+        // Changes until the unread events fill the stalled client's buffers and the server's,
+        // and wait there for the time-out; each change is one event. The reader reads all along.
+        var value = false
+        let cut = waitUntil("the stalled stream to be cut", timeout: .seconds(120), pollingEvery: .milliseconds(1)) {
+            // The server's send buffer grows with the connection (to megabytes): many changes a round.
+            for _ in 0..<100 {
+                value.toggle()
+                try? harness.context.setOverride(keyNamed: "color", to: value ? "red" : "blue")
+            }
+            _ = try? reader.pump(timeout: .milliseconds(1)) { _, _ in false }
+            return harness.server.report.closedStalledStreams == 1
+        }
+        #expect(cut)
+        #expect(waitUntil("the stalled stream to go") { harness.server.eventStreamClientCount == 1 })
+        #expect(reader.closedCount == 0)
+        #expect(harness.server.report.closedStalledStreams == 1)
+        // The reading client still hears changes.
+        _ = try reader.pump(timeout: .milliseconds(100)) { _, _ in false }
+        reader.clearReceived()
+        try harness.context.setOverride(keyNamed: "banner", to: true)
+        #expect(
+            try reader.pump(timeout: .seconds(30)) { received, _ in received.containsText("refetchEvaluation") } == 1)
     }
 
     @Test("Stopping the server ends open event streams and frees the port")

@@ -30,6 +30,59 @@ struct ServeCommandTests {
         #expect(throws: (any Error).self) { try RawHTTPClient(port: UInt16(server.port)) }
     }
 
+    @Test(
+        "SIGTERM drains: an open stream gets a retry and ends, a request in flight is answered, new connections are refused, exit 0",
+        .blocksItsThread)
+    func sigtermDrains() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("flags.yaml", Self.flags)
+        let server = try ServeProcess(flags: file)
+        // A request whose body is not all there yet: in flight when the signal comes.
+        let inFlight = try RawHTTPClient(port: UInt16(server.port))
+        try inFlight.send("POST /ofrep/v1/evaluate/flags/banner HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{")
+        // Busy: its header section read (the scrape that asks is the other busy connection).
+        #expect(
+            waitUntil("the request's header section to be read", timeout: .seconds(30)) {
+                let metrics = try? RawHTTPClient(port: UInt16(server.port)).request("GET", "/metrics").text
+                return metrics?.contains(#"ensign_serve_connections{state="busy"} 2"#) == true
+            })
+        let stream = try RawHTTPClient(port: UInt16(server.port))
+        try stream.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        var signalled = false
+        let ending = try stream.readStream(timeout: .seconds(60)) { text in
+            if !signalled, text.contains(": connected") {
+                signalled = true
+                kill(server.process.processIdentifier, SIGTERM)
+            }
+            return text.contains("retry:")
+        }
+        #expect(ending.isDone, "\(ending.text)")
+        #expect(stream.isClosedByServer(within: .seconds(30)))
+        try inFlight.send("}")
+        let answer = try inFlight.readResponse(timeout: .seconds(30))
+        #expect(answer.status == 200)
+        #expect(BuiltExecutable.waitForExit(of: server.process, timeout: .seconds(30)))
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.output.contains("draining"))
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: UInt16(server.port)) }
+    }
+
+    @Test("ensign status on a server shows its limits and what it holds")
+    func statusShowsTheLimits() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("flags.yaml", Self.flags)
+        let server = try ServeProcess(flags: file, arguments: ["--connection-limit", "500"])
+        let status = try Self.status(of: server)
+        #expect(status.contains("serve limits"))
+        #expect(status.contains("500 connections (375 event streams)"))
+        #expect(status.contains("serve open"))
+    }
+
+    static func status(of server: ServeProcess) throws -> String {
+        let result = try BuiltExecutable.run("ensign", ["status", "--socket", server.socket])
+        return result.output
+    }
+
     @Test("A bad --listen is a usage error; an unloadable --flags is status 1")
     func usageErrors() throws {
         let badListen = try BuiltExecutable.run("ensign", ["serve", "--flags", "flags", "--listen", "nowhere"])

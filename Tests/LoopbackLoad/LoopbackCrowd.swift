@@ -57,12 +57,17 @@ public final class LoopbackCrowd {
         _ = setrlimit(resource, &limit)
     }
 
-    /// Opens `count` connections to `127.0.0.1:port` and sends `request` on each.
-    public func connect(_ count: Int, port: Int, sending request: String) throws {
+    /// Opens `count` connections to `127.0.0.1:port` and sends `request` on each. With
+    /// `receiveBuffer`, each socket's receive buffer is made that small before it connects (a
+    /// client that reads nothing then fills up soon).
+    public func connect(_ count: Int, port: Int, sending request: String, receiveBuffer: Int? = nil) throws {
         let bytes = Array(request.utf8)
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno) after \(sockets.count)") }
+            if var size = receiveBuffer.map(Int32.init) {
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
@@ -151,7 +156,7 @@ public final class LoopbackCrowd {
             var events = [epoll_event](repeating: epoll_event(), count: 1024)
             while doneCount < sockets.count, ContinuousClock.now < deadline {
                 try everyRound()
-                let ready = epoll_wait(readiness, &events, Int32(events.count), 50)
+                let ready = epoll_wait(readiness, &events, Int32(events.count), Self.waitMilliseconds(until: deadline))
                 guard ready > 0 else { continue }
                 for event in events.prefix(Int(ready)) { read(Int(event.data.u64)) }
             }
@@ -160,16 +165,31 @@ public final class LoopbackCrowd {
             while doneCount < sockets.count, ContinuousClock.now < deadline {
                 try everyRound()
                 for index in descriptors.indices { descriptors[index].revents = 0 }
-                guard poll(&descriptors, nfds_t(descriptors.count), 50) > 0 else { continue }
+                guard poll(&descriptors, nfds_t(descriptors.count), Self.waitMilliseconds(until: deadline)) > 0 else {
+                    continue
+                }
                 for index in descriptors.indices where descriptors[index].revents != 0 { read(index) }
             }
         #endif
         return doneCount
     }
 
+    /// How long one wait may take: 50 ms at most (so `everyRound` runs often), and no longer
+    /// than what is left before `deadline`.
+    private static func waitMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let left = ContinuousClock.now.duration(to: deadline)
+        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+        return Int32(max(0, min(50, milliseconds)))
+    }
+
     /// How many connections received `text` (anywhere in what they kept).
     public func count(receiving text: String) -> Int {
         received.count { $0.containsText(text) }
+    }
+
+    /// Forgets what every connection received so far.
+    public func clearReceived() {
+        for index in received.indices { received[index] = [] }
     }
 
     /// How many connections the server closed.

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignOFREP
 import LoopbackLoad
 
 /// `ensign serve` as users run it, a process of its own (``ServedEnsign``) on loopback, in two
@@ -36,6 +37,42 @@ enum ServeEntries {
 
     static func fleetGroup() -> BenchmarkGroup {
         BenchmarkGroup(name: fleetGroupName, kind: .probe(names: fleetNames, run: runFleet))
+    }
+
+    /// The OFREP service alone, in this process, without HTTP: what each request costs the
+    /// server's Swift side (parsing the body, evaluating, writing the answer), for comparing
+    /// with the whole server's CPU per request.
+    static func handlerGroup() -> BenchmarkGroup {
+        let fixture = Lazy { () throws -> (OFREPService, OFREPHTTPRequest, OFREPHTTPRequest) in
+            let service = OFREPService(context: try AppContext(definitions: definitions()))
+            let single = OFREPHTTPRequest(method: "POST", target: singlePath, body: Array(body.utf8))
+            let bulk = OFREPHTTPRequest(method: "POST", target: bulkPath, body: Array(body.utf8))
+            guard let tag = service.respond(to: bulk).header("etag") else {
+                throw BenchmarkFailure("the bulk response has no ETag")
+            }
+            let revalidation = OFREPHTTPRequest(
+                method: "POST", target: bulkPath, headers: ["If-None-Match": tag], body: Array(body.utf8))
+            return (service, single, revalidation)
+        }
+        let iterations = Iterations(full: 200_000, quick: 20_000)
+        return BenchmarkGroup(
+            name: "ensign serve's service, in process",
+            kind: .timed([
+                Benchmark(
+                    id: "service single", name: "OFREPService.respond, single evaluation", iterations: iterations,
+                    note: "the request of the serve entries, answered without HTTP"
+                ) { count in
+                    let (service, single, _) = try fixture.value
+                    for _ in 0..<count { blackHole(service.respond(to: single)) }
+                },
+                Benchmark(
+                    id: "service 304", name: "OFREPService.respond, bulk revalidation (304)", iterations: iterations,
+                    note: "the same context with the current ETag"
+                ) { count in
+                    let (service, _, revalidation) = try fixture.value
+                    for _ in 0..<count { blackHole(service.respond(to: revalidation)) }
+                },
+            ]))
     }
 
     private static func definitions() -> String {

@@ -1,3 +1,7 @@
+import Ensign
+import EnsignFleet
+import EnsignOFREP
+import EnsignServe
 import EnsignTestSupport
 import Foundation
 import Testing
@@ -130,7 +134,7 @@ enum Curl {
         return parse(result.output)
     }
 
-    private static func parse(_ text: String) -> Response {
+    static func parse(_ text: String) -> Response {
         let parts = text.components(separatedBy: "\r\n\r\n")
         let head = parts.first ?? ""
         var lines = head.components(separatedBy: "\r\n")
@@ -179,5 +183,55 @@ enum Curl {
         func waitFor(_ marker: String) -> Bool {
             waitUntil("the stream to receive '\(marker)'", timeout: .seconds(60)) { text.contains(marker) }
         }
+    }
+}
+
+extension EtcdIntegrationTests.ServeReplicaTests {
+    @Test("/readyz: ready while the fleet store is reachable; while it is not, ready for the grace period, then 503")
+    func readinessFollowsTheFleet() throws {
+        let cluster = try EtcdCluster()
+        defer { cluster.stop() }
+        let context = try AppContext(definitions: bankDefinitions)
+        let source = try EtcdFleetSource.start(
+            context: context, configuration: testConfiguration(cluster.clientURLs, prefix: uniquePrefix("readyz")))
+        defer { source.stop() }
+        var options = OFREPServerOptions()
+        options.listenAddress = ListenAddress(host: "127.0.0.1", port: 0)
+        options.fleetGracePeriod = .seconds(2)
+        options.raisesDescriptorLimit = false
+        let server = try OFREPServer.start(service: OFREPService(context: context), options: options)
+        defer { server.stop() }
+        let port = Int(server.address.port)
+        #expect(waitUntil("the fleet to be reached") { context.status.fleet?.isReachable == true })
+        let ready = try Curl.get(port: port, path: "/readyz")
+        #expect(ready.status == 200, "\(ready.body)")
+        #expect(ready.body.contains(#""reachable":true"#))
+
+        cluster.stop()
+        #expect(
+            waitUntil("the fleet to be unreachable", timeout: .seconds(30)) {
+                context.status.fleet?.isReachable == false
+            })
+        // Within the grace period: the last good fleet layer is served.
+        let grace = try Curl.get(port: port, path: "/readyz")
+        #expect(grace.status == 200 || grace.body.contains("unreachable for over"), "\(grace.body)")
+        let notReady = waitUntil("readyz to say 503", timeout: .seconds(60)) {
+            (try? Curl.get(port: port, path: "/readyz").status) == 503
+        }
+        #expect(notReady)
+        #expect(try Curl.get(port: port, path: "/readyz").body.contains("unreachable for over"))
+        // Liveness is another matter.
+        #expect(try Curl.get(port: port, path: "/healthz").status == 200)
+    }
+}
+
+extension Curl {
+    /// A GET.
+    static func get(port: Int, path: String) throws -> Response {
+        let result = try BuiltExecutable.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-sS", "-i", "--max-time", "30", "http://127.0.0.1:\(port)\(path)"])
+        guard result.status == 0 else { throw EtcdTestError("curl failed (\(result.status)): \(result.errors)") }
+        return parse(result.output)
     }
 }
