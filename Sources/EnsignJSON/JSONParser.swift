@@ -157,18 +157,21 @@ private struct JSONReader {
             }
             let keyStart = position
             let key = try readString()
-            // RFC 8259 leaves duplicates to the reader; taking the last one silently would let
-            // a request say two things at once, so it is an error.
-            guard members[key] == nil else {
-                throw JSONParseError(offset: keyStart, message: "duplicate member \(JSONValue.string(key).jsonText)")
-            }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw fail("expected ':' after object key")
             }
             position += 1
             skipWhitespace()
-            members[key] = try readValue()
+            let value = try readValue()
+            // Small objects (a request's context) fit without growing the table twice.
+            if members.isEmpty { members.reserveCapacity(4) }
+            // RFC 8259 leaves duplicates to the reader; taking the last one silently would let
+            // a request say two things at once, so it is an error. One hash per member: the
+            // value goes in and an old one coming out is the duplicate.
+            guard members.updateValue(value, forKey: key) == nil else {
+                throw JSONParseError(offset: keyStart, message: "duplicate member \(JSONValue.string(key).jsonText)")
+            }
             skipWhitespace()
             guard position < bytes.count else { throw fail("unterminated object") }
             switch bytes[position] {

@@ -35,10 +35,18 @@ public struct EvaluationContext: Sendable, Hashable {
     /// (and a `targetingKey` that is not a string) stays an attribute. A value that is not an
     /// object gives an empty context.
     public init(json: JSONValue) {
-        guard case .object(var members) = json else {
+        guard case .object(let members) = json else {
             self.init(targetingKey: nil, attributes: [:])
             return
         }
+        self.init(jsonObject: members)
+    }
+
+    /// Creates a context from a JSON object's members, as ``init(json:)`` does; a server that
+    /// owns the members alone hands them over, and the targeting key is taken out of them in place
+    /// rather than from a copy.
+    public init(jsonObject members: consuming [String: JSONValue]) {
+        var members = members
         var key: String?
         // Exactly "targetingKey": a dictionary lookup would also find a canonically equivalent
         // name, such as one spelled with the Kelvin sign U+212A.

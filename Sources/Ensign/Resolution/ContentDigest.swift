@@ -10,23 +10,51 @@ package struct ContentDigest: Sendable, Hashable {
 
     package init() {}
 
+    /// The digest of `bytes` alone.
+    package init(of bytes: some Sequence<UInt8>) {
+        add(bytes: bytes)
+    }
+
     /// Adds bytes as they are.
     package mutating func add(bytes: some Sequence<UInt8>) {
-        for byte in bytes {
+        // Contiguous bytes (an array, a string's UTF-8) in a plain loop over a buffer: through
+        // the generic iterator, a request's digest cost more than answering it.
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in add(buffer: buffer) }
+        if done == nil {
+            for byte in bytes { add(byte: byte) }
+        }
+    }
+
+    private mutating func add(buffer: UnsafeBufferPointer<UInt8>) {
+        var value = self.value
+        for byte in buffer {
             value ^= UInt64(byte)
             value = value &* 0x0100_0000_01b3
         }
+        self.value = value
+    }
+
+    private mutating func add(byte: UInt8) {
+        value ^= UInt64(byte)
+        value = value &* 0x0100_0000_01b3
     }
 
     /// Adds an integer's eight bytes.
     package mutating func add(_ number: UInt64) {
-        withUnsafeBytes(of: number.littleEndian) { add(bytes: $0) }
+        var remaining = number
+        for _ in 0..<8 {
+            add(byte: UInt8(truncatingIfNeeded: remaining))
+            remaining >>= 8
+        }
     }
 
     /// Adds a text, preceded by its length.
     package mutating func add(_ text: String) {
-        add(UInt64(text.utf8.count))
-        add(bytes: text.utf8)
+        var text = text
+        text.withUTF8 { utf8 in
+            add(UInt64(utf8.count))
+            add(buffer: utf8)
+        }
     }
 
     /// Adds an optional text; `nil` differs from every text, the empty one included.
@@ -37,13 +65,6 @@ package struct ContentDigest: Sendable, Hashable {
         } else {
             add(0)
         }
-    }
-
-    /// The digest of `bytes` alone.
-    package static func of(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var digest = ContentDigest()
-        digest.add(bytes: bytes)
-        return digest.value
     }
 
     /// The digest as 16 lower-case hexadecimal digits.

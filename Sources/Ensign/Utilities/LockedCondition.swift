@@ -16,9 +16,9 @@ package final class LockedCondition<State>: @unchecked Sendable {
     // (pthread_cond_wait releases and retakes the mutex, and the predicate runs with it held);
     // all three are allocated and initialised in init and destroyed in deinit, when no other
     // reference exists.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     package init(_ initialState: State) {
         state = .allocate(capacity: 1)
@@ -50,7 +50,9 @@ package final class LockedCondition<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
+    /// Runs `body` with exclusive access to the state. Do not call back into the same lock from
+    /// `body`. Inlinable, as ``LockedState/withLock(_:)`` is.
+    @inlinable
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -78,6 +80,7 @@ package final class LockedCondition<State>: @unchecked Sendable {
     }
 
     /// Changes the state and wakes every waiter.
+    @inlinable
     package func update(_ body: (inout State) -> Void) {
         pthread_mutex_lock(mutex)
         body(&state.pointee)

@@ -22,12 +22,12 @@ package struct LockedState<State>: @unchecked Sendable {
     // the same allocation; both are initialised when the storage is created and destroyed in
     // its deinit, when no other reference to it exists. Copies of this struct share `storage`,
     // so they share the lock, as references to a class would.
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// The state and its mutex in one heap allocation: a lock made per child context or per
     /// observer costs one `malloc`, not three (object, state, mutex). `ManagedBuffer` hands out
     /// stable pointers to both without a class's dynamic exclusivity checks.
-    private final class Storage: ManagedBuffer<Header, pthread_mutex_t> {
+    @usableFromInline final class Storage: ManagedBuffer<Header, pthread_mutex_t> {
         // The state is in `ManagedBuffer`'s stored `header`, destroyed with the object; only the
         // tail-allocated mutex is this class's to destroy.
         deinit {
@@ -44,8 +44,8 @@ package struct LockedState<State>: @unchecked Sendable {
     /// write at that address, racing with unlocked reads of the object's own first word by
     /// another thread about to lock (a false "Swift access race"). With the byte, the state's
     /// address is inside the header, which is only touched under the lock.
-    private struct Header {
-        var state: State
+    @usableFromInline struct Header {
+        @usableFromInline var state: State
         let nonEmpty: UInt8 = 0
     }
 
@@ -60,7 +60,10 @@ package struct LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock from `body`.
-    @inline(__always)
+    ///
+    /// Inlinable, so that the other modules of the package (the HTTP server takes several locks
+    /// per request) call it specialised for their state rather than through generic metadata.
+    @inlinable @inline(__always)
     package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
         -> Result
     {

@@ -11,11 +11,13 @@ struct OFREPEntityTag: Hashable {
     /// The quoted tag, as sent in `ETag`.
     let text: String
 
-    /// The tag for a configuration digest and a context's canonical JSON text.
-    init(configurationDigest: String, contextText: String) {
-        var context = ContentDigest()
-        context.add(bytes: contextText.utf8)
-        text = "\"\(configurationDigest)-\(context.hexadecimal)\""
+    /// The tag for a configuration digest and a request's context, digested in its canonical
+    /// form (compact JSON, members sorted), so that the same context gives the same tag however
+    /// it was written.
+    init(configurationDigest: String, context: [String: JSONValue]) {
+        var canonical: [UInt8] = []
+        JSONValue.object(context).appendJSON(to: &canonical, sortingMembers: true)
+        text = "\"\(configurationDigest)-\(ContentDigest(of: canonical).hexadecimal)\""
     }
 
     /// The tag the event stream sends for a configuration (no context's).
@@ -24,24 +26,32 @@ struct OFREPEntityTag: Hashable {
     }
 
     /// Whether an `If-None-Match` value names this tag: `*`, or a comma-separated list of
-    /// tags, weak (`W/`) or strong (RFC 9110's weak comparison).
+    /// tags, weak (`W/`) or strong (RFC 9110's weak comparison). Read as UTF-8 bytes: every
+    /// revalidation asks, and splitting the text by characters cost more than the rest of it.
     func isMatched(byIfNoneMatch field: String) -> Bool {
-        for candidate in field.split(separator: ",") {
-            var tag = candidate.trimmingSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == text[...] { return true }
+        let tag = Array(text.utf8)
+        var field = field
+        return field.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start
+                var last = end
+                while first < last, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") {
+                    first += 1
+                }
+                while last > first, bytes[last - 1] == UInt8(ascii: " ") || bytes[last - 1] == UInt8(ascii: "\t") {
+                    last -= 1
+                }
+                if last - first == 1, bytes[first] == UInt8(ascii: "*") { return true }
+                if last - first >= 2, bytes[first] == UInt8(ascii: "W"), bytes[first + 1] == UInt8(ascii: "/") {
+                    first += 2
+                }
+                if last - first == tag.count, bytes[first..<last].elementsEqual(tag) { return true }
+                start = end + 1
+            }
+            return false
         }
-        return false
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

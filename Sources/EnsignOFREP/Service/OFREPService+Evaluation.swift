@@ -13,9 +13,9 @@ extension OFREPService {
                     errorDetails: "the key in the path is not valid percent-encoded UTF-8"
                 ).jsonText)
         }
-        let evaluationRequest: OFREPEvaluationRequest
+        let members: [String: JSONValue]
         do {
-            evaluationRequest = try OFREPEvaluationRequest(jsonBytes: request.body)
+            members = try OFREPEvaluationRequest(jsonBytes: request.body).context
         } catch {
             return .json(
                 400,
@@ -24,7 +24,7 @@ extension OFREPService {
         let snapshot = context.untrackedSnapshot
         let details = snapshot.details(
             forKeyNamed: key,
-            evaluatedFor: snapshot.evaluationContext(mergingRequest: evaluationRequest.evaluationContext))
+            evaluatedFor: snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: members)))
         evaluated(details)
         let evaluation = OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant)
         switch evaluation {
@@ -38,23 +38,21 @@ extension OFREPService {
     func evaluateBulk(
         _ request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
     ) -> OFREPHTTPResponse {
-        let evaluationRequest: OFREPEvaluationRequest
+        let members: [String: JSONValue]
         do {
-            evaluationRequest = try OFREPEvaluationRequest(jsonBytes: request.body)
+            members = try OFREPEvaluationRequest(jsonBytes: request.body).context
         } catch {
             return .json(
                 400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot
-        let tag = OFREPEntityTag(
-            configurationDigest: configurationDigest(of: snapshot),
-            contextText: JSONValue.object(evaluationRequest.context).jsonText)
+        let tag = OFREPEntityTag(configurationDigest: configurationDigest(of: snapshot), context: members)
         let tagHeaders: [(name: String, value: String)] = [("ETag", tag.text), ("Cache-Control", "no-cache")]
         if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return OFREPHTTPResponse(status: 304, headers: tagHeaders)
         }
-        let merged = snapshot.evaluationContext(mergingRequest: evaluationRequest.evaluationContext)
+        let merged = snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: members))
         var flags: [OFREPFlagEvaluation] = []
         for key in snapshot.keys where snapshot.definition(forKeyNamed: key)?.kind != .preference {
             let details = snapshot.details(forKeyNamed: key, evaluatedFor: merged)

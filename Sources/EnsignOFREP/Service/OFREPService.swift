@@ -162,7 +162,8 @@ package enum Route: Equatable {
         if path == OFREPService.bulkPath {
             self = .bulk
         } else if path.hasPrefix(OFREPService.singlePrefix), path.utf8.count > OFREPService.singlePrefix.utf8.count {
-            self = .single(encodedKey: path.dropFirst(OFREPService.singlePrefix.count))
+            // By UTF-8 offset: dropping characters walks the string grapheme by grapheme.
+            self = .single(encodedKey: Substring(path.utf8.dropFirst(OFREPService.singlePrefix.utf8.count)))
         } else if path == OFREPService.configurationPath {
             self = .configuration
         } else {

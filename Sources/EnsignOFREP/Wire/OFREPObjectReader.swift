@@ -30,13 +30,13 @@ struct OFREPObjectReader {
 
     /// The string member `name`, which must be present.
     func requiredString(_ name: String) throws(OFREPWireError) -> String {
-        try string(try required(name), at: path(of: name))
+        try string(try required(name), named: name)
     }
 
     /// The string member `name`, or `nil` when it is absent.
     func optionalString(_ name: String) throws(OFREPWireError) -> String? {
         guard let value = members[name] else { return nil }
-        return try string(value, at: path(of: name))
+        return try string(value, named: name)
     }
 
     /// The integer member `name`, or `nil` when it is absent.
@@ -83,9 +83,10 @@ struct OFREPObjectReader {
         return metadata.members
     }
 
-    private func string(_ value: JSONValue, at path: String) throws(OFREPWireError) -> String {
+    /// Member `name`'s string; its path is made only for the error (every request reads one).
+    private func string(_ value: JSONValue, named name: String) throws(OFREPWireError) -> String {
         guard case .string(let text) = value else {
-            throw OFREPWireError(path: path, message: "expected a string, found \(Self.describe(value))")
+            throw OFREPWireError(path: path(of: name), message: "expected a string, found \(Self.describe(value))")
         }
         return text
     }

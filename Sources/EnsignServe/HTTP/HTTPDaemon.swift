@@ -270,7 +270,7 @@ extension HTTPDaemon {
                     responder.refusal(431, "more than \(configuration.maximumHeaderCount) header fields"),
                     on: connection)
             }
-            if let length = state.headers["content-length"].flatMap(Int.init), length > configuration.maximumBodyBytes {
+            if let length = state.announcedLength, length > configuration.maximumBodyBytes {
                 state.isAnswered = true
                 return queue(
                     responder.refusal(413, "the body is over \(configuration.maximumBodyBytes) bytes"), on: connection)
@@ -314,10 +314,9 @@ extension HTTPDaemon {
     }
 
     /// The header fields the OFREP service and the routes read (in lower case, as the request
-    /// carries them); the others are counted, for the limit, but not copied.
-    private static let readHeaderNames = [
-        "authorization", "x-api-key", "if-none-match", "last-event-id", "content-length", "content-type",
-    ]
+    /// carries them); the others are counted, for the limit, but not copied. A single evaluation
+    /// usually has none of them, and then the request's dictionary stays empty.
+    private static let readHeaderNames = ["authorization", "x-api-key", "if-none-match", "last-event-id"]
 
     private func collectHeaders(of connection: OpaquePointer, into state: RequestState) {
         state.headerCount = Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil))
@@ -326,6 +325,9 @@ extension HTTPDaemon {
             if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
                 state.headers[name] = String(cString: value)
             }
+        }
+        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "content-length") {
+            state.announcedLength = Int(String(cString: length))
         }
     }
 

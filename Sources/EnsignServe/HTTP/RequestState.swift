@@ -9,6 +9,8 @@ final class RequestState {
     var headers: [String: String] = [:]
     /// How many header fields there were, all of them (repeats included).
     var headerCount = 0
+    /// The body's length as `Content-Length` announces it.
+    var announcedLength: Int?
     /// The body so far, at most the body limit.
     var body: [UInt8] = []
     /// Whether the body (or its announced length) is over the limit.
