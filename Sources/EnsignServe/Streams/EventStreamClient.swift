@@ -68,16 +68,16 @@ final class EventStreamClient: Sendable {
     /// connections after, in one tight loop, so that each worker finds many resumed at once
     /// rather than waking for each. Resuming after the lock is released is safe: a connection
     /// marked suspended stays open until it is resumed.
-    func enqueueLeavingSuspended(_ bytes: [UInt8]) -> Bool {
+    func enqueueLeavingSuspended(_ bytes: [UInt8], now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state -> Bool in
             guard !state.isClosed, !state.isFinishing else { return false }
-            if state.queue.isEmpty, state.partial.isEmpty { state.lastProgress = .now }
+            if state.queue.isEmpty, state.partial.isEmpty { state.lastProgress = now }
             if state.queue.count >= capacity {
                 state.queue.removeFirst()
                 state.droppedEvents += 1
             }
             state.queue.append(bytes)
-            state.lastQueued = .now
+            state.lastQueued = now
             return state.resumes()
         }
     }

@@ -146,8 +146,13 @@ final class EventStreamHub: Sendable {
         let bytes = Array(
             service.changeEvent(configurationDigest: digest, lastModifiedSeconds: Self.now()).streamText.utf8)
         // Queue everywhere first, then resume: see `EventStreamClient.enqueueLeavingSuspended`.
-        let suspended = clients.filter { $0.enqueueLeavingSuspended(bytes) }
-        for client in suspended { client.connection.resume() }
+        let now = ContinuousClock.now
+        var suspended: [SuspendableConnection] = []
+        suspended.reserveCapacity(clients.count)
+        for client in clients where client.enqueueLeavingSuspended(bytes, now: now) {
+            suspended.append(client.connection)
+        }
+        for connection in suspended { connection.resume() }
     }
 
     /// Stops watching. With `retryMilliseconds`, each stream gets a last event that says the
