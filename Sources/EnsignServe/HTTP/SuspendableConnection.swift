@@ -5,8 +5,8 @@ import CMicroHTTPD
 ///
 /// Only ``EventStreamClient`` calls these, under the rules libmicrohttpd sets: `suspend` on the
 /// connection's worker, from the stream's content reader; `resume` from any thread, and only
-/// while the connection is open (the client stops resuming once the stream's response is freed,
-/// which libmicrohttpd does before it frees the connection).
+/// while the connection is open (the client resumes under its lock, and stops once the stream's
+/// response is freed, which libmicrohttpd does before it frees the connection).
 struct SuspendableConnection: Sendable {
     /// The connection's address as a bit pattern: libmicrohttpd's handle is not Sendable.
     private let address: UInt

@@ -9,6 +9,12 @@ import Ensign
 /// about to suspend always resumes it (libmicrohttpd cancels a suspension that a resumption
 /// overtook).
 ///
+/// Every resumption is made with the client's lock held, the same lock under which the stream
+/// is closed and under which libmicrohttpd's freeing of the response is recorded: so no thread
+/// resumes a connection that a stopping server, or libmicrohttpd, has already let go of (a
+/// resumption made after the lock, on a stale flag, reached a freed connection), and a
+/// connection marked for resumption is always resumed before the server stops.
+///
 /// When a slow client lets `capacity` events pile up, the oldest is dropped: every OFREP
 /// event says "evaluate again", so the newest one carries everything the dropped ones did.
 final class EventStreamClient: Sendable {
@@ -18,6 +24,9 @@ final class EventStreamClient: Sendable {
         var partial: ArraySlice<UInt8> = []
         /// The worker suspended the connection (or is about to) for want of events.
         var isSuspended = false
+        /// An event was queued for a suspended connection and the hub resumes it next
+        /// (``EventStreamClient/resumeIfPending()``).
+        var isResumePending = false
         /// End the stream once the queue is sent (the server drains).
         var isFinishing = false
         /// End the stream now; nothing more is queued.
@@ -58,16 +67,15 @@ final class EventStreamClient: Sendable {
 
     /// Queues an event's wire bytes; one array queued for many clients is shared, not copied.
     func enqueue(_ bytes: [UInt8]) {
-        if enqueueLeavingSuspended(bytes) { connection.resume() }
+        if enqueueLeavingSuspended(bytes) { resumeIfPending() }
     }
 
-    /// Queues an event's wire bytes without resuming the connection; returns whether the caller
-    /// must call ``SuspendableConnection/resume()`` on ``connection``, as soon as it can.
+    /// Queues an event's wire bytes without resuming the connection; returns whether it waits
+    /// for ``resumeIfPending()``, which the caller calls as soon as it can.
     ///
     /// For the hub's fan-out: it queues an event for every client first and resumes their
     /// connections after, in one tight loop, so that each worker finds many resumed at once
-    /// rather than waking for each. Resuming after the lock is released is safe: a connection
-    /// marked suspended stays open until it is resumed.
+    /// rather than waking for each.
     func enqueueLeavingSuspended(_ bytes: [UInt8], now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state -> Bool in
             guard !state.isClosed, !state.isFinishing else { return false }
@@ -78,43 +86,55 @@ final class EventStreamClient: Sendable {
             }
             state.queue.append(bytes)
             state.lastQueued = now
-            return state.resumes()
+            if state.isSuspended {
+                state.isSuspended = false
+                state.isResumePending = true
+            }
+            return state.isResumePending
+        }
+    }
+
+    /// Resumes the connection when an event waits for it (and the connection is still
+    /// libmicrohttpd's to resume).
+    func resumeIfPending() {
+        state.withLock { state in
+            guard state.isResumePending else { return }
+            state.isResumePending = false
+            connection.resume()
         }
     }
 
     /// Queues a comment line when nothing was queued for `interval`, so proxies keep an idle
     /// stream open and a vanished client is noticed (its write fails).
     func keepAlive(ifIdleFor interval: Duration, now: ContinuousClock.Instant) {
-        let wakes = state.withLock { state -> Bool in
+        state.withLock { state in
             guard !state.isClosed, !state.isFinishing, state.queue.isEmpty, state.partial.isEmpty,
                 now - state.lastQueued >= interval
-            else { return false }
+            else { return }
             state.queue.append(Array(": keep-alive\n\n".utf8))
             state.lastQueued = now
-            return state.resumes()
+            state.resumeNow(connection)
         }
-        if wakes { connection.resume() }
     }
 
     /// Sends `text` last, then ends the stream.
     func finish(with text: String) {
         let bytes = Array(text.utf8)
-        let wakes = state.withLock { state -> Bool in
-            guard !state.isClosed, !state.isFinishing else { return false }
+        state.withLock { state in
+            guard !state.isClosed, !state.isFinishing else { return }
             state.queue.append(bytes)
             state.isFinishing = true
-            return state.resumes()
+            state.resumeNow(connection)
         }
-        if wakes { connection.resume() }
     }
 
     /// Ends the stream now: the next read reports its end.
     func close() {
-        let wakes = state.withLock { state -> Bool in
+        state.withLock { state in
+            guard !state.isClosed else { return }
             state.isClosed = true
-            return state.resumes()
+            state.resumeNow(connection)
         }
-        if wakes { connection.resume() }
     }
 
     /// The connection is gone (libmicrohttpd freed the response): never touch it again.
@@ -122,6 +142,7 @@ final class EventStreamClient: Sendable {
         state.withLock { state in
             state.isClosed = true
             state.isSuspended = false
+            state.isResumePending = false
         }
     }
 
@@ -160,10 +181,12 @@ final class EventStreamClient: Sendable {
 }
 
 extension EventStreamClient.State {
-    /// Marks the connection as no longer suspended; returns whether it must be resumed.
-    fileprivate mutating func resumes() -> Bool {
-        guard isSuspended else { return false }
+    /// Resumes the connection if it is suspended or waits to be resumed; called with the
+    /// client's lock held (see the type's discussion).
+    fileprivate mutating func resumeNow(_ connection: SuspendableConnection) {
+        guard isSuspended || isResumePending else { return }
         isSuspended = false
-        return true
+        isResumePending = false
+        connection.resume()
     }
 }

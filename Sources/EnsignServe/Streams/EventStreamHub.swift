@@ -147,12 +147,10 @@ final class EventStreamHub: Sendable {
             service.changeEvent(configurationDigest: digest, lastModifiedSeconds: Self.now()).streamText.utf8)
         // Queue everywhere first, then resume: see `EventStreamClient.enqueueLeavingSuspended`.
         let now = ContinuousClock.now
-        var suspended: [SuspendableConnection] = []
+        var suspended: [EventStreamClient] = []
         suspended.reserveCapacity(clients.count)
-        for client in clients where client.enqueueLeavingSuspended(bytes, now: now) {
-            suspended.append(client.connection)
-        }
-        for connection in suspended { connection.resume() }
+        for client in clients where client.enqueueLeavingSuspended(bytes, now: now) { suspended.append(client) }
+        for client in suspended { client.resumeIfPending() }
     }
 
     /// Stops watching. With `retryMilliseconds`, each stream gets a last event that says the
