@@ -120,6 +120,8 @@ let package = Package(
         // Thousands of loopback connections on one thread (event streams, slow clients), for the
         // serve tests and the benchmarks; no Foundation, so the benchmarks can link it.
         .target(name: "LoopbackLoad", dependencies: ["CEpoll"], path: "Tests/LoopbackLoad"),
+        // A crowd of streams and slow clients in a process of its own, for the serve scale test.
+        .executableTarget(name: "ServeCrowdProbe", dependencies: ["LoopbackLoad"], path: "Tests/ServeCrowdProbe"),
         // <sys/epoll.h>, which Swift's Glibc module leaves out, for LoopbackLoad.
         .target(name: "CEpoll", path: "Tests/CEpoll"),
         // Swift Testing traits the test targets share: `.blocksItsThread`, which runs a test that
@@ -168,7 +170,7 @@ let package = Package(
             name: "EnsignServeTests",
             dependencies: [
                 "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
-                "EnsignTestTraits", "LoopbackLoad",
+                "EnsignTestTraits", "LoopbackLoad", "ServeCrowdProbe",
             ]),
         .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration", "EnsignTestTraits"]),
         .testTarget(
