@@ -47,9 +47,12 @@ struct ProcessStatistics: Sendable, Equatable {
             guard let directory = opendir("/proc/self/fd") else { return 0 }
             defer { closedir(directory) }
             var count = 0
+            // The name's first byte read where it is: a dirent is only as long as its name, so
+            // copying the 256-byte `d_name` field reads past the end of readdir's buffer.
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
             while let entry = readdir(directory) {
-                let isDot = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
-                if !isDot { count += 1 }
+                let first = UnsafeRawPointer(entry).load(fromByteOffset: nameOffset, as: UInt8.self)
+                if first != UInt8(ascii: ".") { count += 1 }
             }
             // Less the directory's own descriptor, open while it is read.
             return max(0, count - 1)
