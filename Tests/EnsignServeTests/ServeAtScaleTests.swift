@@ -12,15 +12,6 @@ import Testing
 /// of descriptors are open, so the crowd's sockets must never be this process's.
 @Suite("ensign serve at scale", .serialized)
 struct ServeAtScaleTests {
-    static let flags = """
-        flags:
-          banner:
-            variants: { on: true, off: false }
-            defaultVariant: off
-            targeting: { if: [{ "==": [{ var: country }, "FR"] }, on, off] }
-          color: { default: blue }
-        """
-
     /// The most threads the server may use, whatever it holds (DESIGN.md's bound).
     static let threadBound = 16
 
@@ -29,7 +20,7 @@ struct ServeAtScaleTests {
         .blocksItsThread)
     func crowd() throws {
         let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.yaml", Self.flags)
+        let flagsFile = try directory.write("flags.yaml", OFREPServerTests.definitions)
         let server = try ServeProcess(flags: flagsFile)
         let threadsAtStart = try #require(server.threadCount)
         #expect(threadsAtStart <= Self.threadBound, "\(threadsAtStart) threads at start")
