@@ -164,8 +164,10 @@ private struct JSONReader {
             position += 1
             skipWhitespace()
             let value = try readValue()
-            // Small objects (a request's context) fit without growing the table twice.
-            if members.isEmpty { members.reserveCapacity(4) }
+            // Small objects (a request's context) fit without growing the table twice. Made with
+            // the initializer, which is specialized here: `reserveCapacity` is the standard
+            // library's generic entry point, which looks up the dictionary's metadata each time.
+            if members.isEmpty { members = Dictionary(minimumCapacity: 4) }
             // RFC 8259 leaves duplicates to the reader; taking the last one silently would let
             // a request say two things at once, so it is an error. One hash per member: the
             // value goes in and an old one coming out is the duplicate.

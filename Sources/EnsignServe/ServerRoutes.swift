@@ -24,11 +24,14 @@ struct ServerRoutes: HTTPResponder {
                         OFREPService.generalErrorResponse(404, "this port serves /healthz, /readyz and /metrics only"),
                         .other))
             }
-            var evaluations: [ServerMetrics.EvaluationLabel] = []
+            // The first label apart: a single evaluation, the common request, then needs no array.
+            var first: ServerMetrics.EvaluationLabel?
+            var others: [ServerMetrics.EvaluationLabel] = []
             let response = core.service.respond(to: request, route: route) { details in
-                if let label = ServerMetrics.label(for: details) { evaluations.append(label) }
+                guard let label = ServerMetrics.label(for: details) else { return }
+                if first == nil { first = label } else { others.append(label) }
             }
-            core.metrics.record(endpoint, status: response.status, evaluations: evaluations)
+            core.metrics.record(endpoint, status: response.status, first: first, others: others)
             return .response(response)
         }
     }

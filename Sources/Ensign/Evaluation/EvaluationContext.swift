@@ -46,7 +46,6 @@ public struct EvaluationContext: Sendable, Hashable {
     /// owns the members alone hands them over, and the targeting key is taken out of them in place
     /// rather than from a copy.
     public init(jsonObject members: consuming [String: JSONValue]) {
-        var members = members
         var key: String?
         // Exactly "targetingKey": a dictionary lookup would also find a canonically equivalent
         // name, such as one spelled with the Kelvin sign U+212A.

@@ -19,12 +19,20 @@ public struct OFREPHTTPResponse: Sendable, Hashable {
     /// A JSON response.
     public static func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> Self {
         OFREPHTTPResponse(
-            status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(text.utf8))
+            status: status, headers: jsonHeaders(adding: headers), body: Array(text.utf8))
     }
 
     /// A JSON response whose body is already bytes.
     package static func json(_ status: Int, bytes: [UInt8], headers: [(name: String, value: String)] = []) -> Self {
-        OFREPHTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: bytes)
+        OFREPHTTPResponse(status: status, headers: jsonHeaders(adding: headers), body: bytes)
+    }
+
+    private static let contentTypeJSON: [(name: String, value: String)] = [("Content-Type", "application/json")]
+
+    /// `Content-Type: application/json` and `headers`; one shared array when there are no others,
+    /// rather than a new one for every answer.
+    private static func jsonHeaders(adding headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        headers.isEmpty ? contentTypeJSON : contentTypeJSON + headers
     }
 
     /// The value of the header field `name` (any case), the first if repeated.

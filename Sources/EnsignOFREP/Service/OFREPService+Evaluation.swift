@@ -24,7 +24,7 @@ extension OFREPService {
         let snapshot = context.untrackedSnapshot
         let details = snapshot.details(
             forKeyNamed: key,
-            evaluatedFor: snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: members)))
+            evaluatedFor: snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: consume members)))
         evaluated(details)
         let evaluation = OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant)
         switch evaluation {

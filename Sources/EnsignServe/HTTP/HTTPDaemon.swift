@@ -316,19 +316,59 @@ extension HTTPDaemon {
     /// The header fields the OFREP service and the routes read (in lower case, as the request
     /// carries them); the others are counted, for the limit, but not copied. A single evaluation
     /// usually has none of them, and then the request's dictionary stays empty.
-    private static let readHeaderNames = ["authorization", "x-api-key", "if-none-match", "last-event-id"]
+    ///
+    /// One pass over libmicrohttpd's list, comparing names as C strings: a lookup per name would
+    /// walk the list five times, and each Swift name passed to C would be copied to the heap.
+    private static let readHeaderNames: [StaticString] = [
+        "authorization", "x-api-key", "if-none-match", "last-event-id",
+    ]
 
     private func collectHeaders(of connection: OpaquePointer, into state: RequestState) {
-        state.headerCount = Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil))
-        for name in Self.readHeaderNames {
-            // libmicrohttpd compares names without regard to case.
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
-                state.headers[name] = String(cString: value)
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        _ = MHD_get_connection_values(
+            connection, .HEADER_KIND,
+            { context, _, name, value in
+                guard let context, let name else { return .YES }
+                let state = Unmanaged<RequestState>.fromOpaque(context).takeUnretainedValue()
+                state.headerCount += 1
+                guard let value else { return .YES }
+                if HTTPDaemon.isNamed(name, "content-length") {
+                    // The largest, should there be several: the body limit holds for each.
+                    if let length = HTTPDaemon.decimal(value) {
+                        state.announcedLength = max(state.announcedLength ?? length, length)
+                    }
+                } else if let read = HTTPDaemon.readHeaderNames.first(where: { HTTPDaemon.isNamed(name, $0) }) {
+                    let key = read.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+                    // The first of repeated fields, as a lookup by name would find.
+                    if state.headers[key] == nil { state.headers[key] = String(cString: value) }
+                }
+                return .YES
+            }, context)
+    }
+
+    /// Whether a header field's name is `lowercased` in any case.
+    private static func isNamed(_ name: UnsafePointer<CChar>, _ lowercased: StaticString) -> Bool {
+        lowercased.withUTF8Buffer { expected in
+            expected.withMemoryRebound(to: CChar.self) { expected in
+                strncasecmp(name, expected.baseAddress!, expected.count) == 0 && name[expected.count] == 0
             }
         }
-        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "content-length") {
-            state.announcedLength = Int(String(cString: length))
+    }
+
+    /// A `Content-Length` value: decimal digits alone, or `nil` (libmicrohttpd has refused any
+    /// other before the handler is called).
+    private static func decimal(_ text: UnsafePointer<CChar>) -> Int? {
+        var value = 0
+        var index = 0
+        while text[index] != 0 {
+            let digit = Int(text[index]) - Int(UInt8(ascii: "0"))
+            guard (0...9).contains(digit) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow, case let (sum, false) = shifted.addingReportingOverflow(digit) else { return nil }
+            value = sum
+            index += 1
         }
+        return index == 0 ? nil : value
     }
 
     /// Sends a whole response.
@@ -339,8 +379,18 @@ extension HTTPDaemon {
         }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
-        for header in response.headers { _ = MHD_add_response_header(created, header.name, header.value) }
+        Self.add(response.headers, to: created)
         return MHD_queue_response(connection, UInt32(response.status), created)
+    }
+
+    /// Adds header fields to a response. Through `withCString`, which lends a short name's
+    /// bytes from the stack: a Swift string passed to C directly is copied to the heap.
+    private static func add(_ headers: [(name: String, value: String)], to response: OpaquePointer) {
+        for header in headers {
+            header.name.withCString { name in
+                header.value.withCString { value in _ = MHD_add_response_header(response, name, value) }
+            }
+        }
     }
 
     /// A `200 text/event-stream` response whose body is the client's events, for as long as
@@ -376,7 +426,7 @@ extension HTTPDaemon {
             return .NO
         }
         defer { MHD_destroy_response(created) }
-        for header in headers { _ = MHD_add_response_header(created, header.name, header.value) }
+        Self.add(headers, to: created)
         return MHD_queue_response(connection, 200, created)
     }
 }

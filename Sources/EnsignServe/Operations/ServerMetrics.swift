@@ -63,11 +63,13 @@ final class ServerMetrics: Sendable {
 
     private let counts = LockedState(Counts())
 
-    /// Counts one request and the evaluations it made.
-    func record(_ endpoint: Endpoint, status: Int, evaluations: [EvaluationLabel] = []) {
+    /// Counts one request and the evaluations it made. The first evaluation comes apart from the
+    /// others, so that a single evaluation's request needs no array.
+    func record(_ endpoint: Endpoint, status: Int, first: EvaluationLabel? = nil, others: [EvaluationLabel] = []) {
         counts.withLock { counts in
             counts.requests[RequestLabel(endpoint: endpoint, status: status), default: 0] += 1
-            for evaluation in evaluations { counts.evaluations[evaluation, default: 0] += 1 }
+            if let first { counts.evaluations[first, default: 0] += 1 }
+            for evaluation in others { counts.evaluations[evaluation, default: 0] += 1 }
         }
     }
 
