@@ -7,7 +7,7 @@
     import Darwin
 #endif
 
-/// Thousands of loopback connections driven by one thread with poll(2): the crowd the scale
+/// Thousands of loopback connections driven by one thread with epoll (poll(2) off Linux): the crowd the scale
 /// tests and the benchmarks put in front of a server (event streams, slow-header clients), each
 /// connection with what it has received so far. No Foundation, so that the benchmarks, which
 /// measure the memory of Ensign alone, can use it.

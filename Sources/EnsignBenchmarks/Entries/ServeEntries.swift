@@ -293,7 +293,7 @@ enum ServeEntries {
                 "fleet fan-out p50", "one change → all 10,000 streams, p50", changes * streamCount,
                 [percentile(arrivals, 0.5)], group: fleetGroupName,
                 note: "from a ControlClient's set to each stream's client reading refetchEvaluation (one client"
-                    + " thread reads all 10,000 sockets with poll), over \(changes) changes"),
+                    + " thread reads all 10,000 sockets with epoll), over \(changes) changes"),
             entry(
                 "fleet fan-out p99", "one change → all 10,000 streams, p99", changes * streamCount,
                 [percentile(arrivals, 0.99)], target: .time(atMostNanoseconds: 100_000_000), group: fleetGroupName,
