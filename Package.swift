@@ -53,9 +53,17 @@ let package = Package(
         .target(name: "EnsignTesting", dependencies: ["Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
-        // A small HTTP/1.1 client over POSIX sockets (plain http, no Foundation), with the thread
-        // and cancellation its blocking callers use: shared by the etcd and OFREP sources.
-        .target(name: "EnsignHTTP", dependencies: ["Ensign"]),
+        // libcurl's C API and nothing else; only EnsignHTTP imports it (Linux and macOS ship libcurl).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Outgoing HTTP on libcurl (http and https, TLS files, no Foundation), with the thread and
+        // cancellation its blocking callers use: shared by the etcd and OFREP sources.
+        .target(
+            name: "EnsignHTTP",
+            dependencies: ["Ensign", .target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))]),
         // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
         .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that

@@ -1,27 +1,31 @@
-/// One HTTP/1.1 exchange over its own TCP connection: a request with a complete response,
-/// or a request whose (chunked) response body is delivered piece by piece as it arrives, for
-/// as long as the server streams it.
+/// One HTTP exchange: a request with a complete response, or a request whose response body is
+/// delivered piece by piece as it arrives, for as long as the server streams it.
 ///
-/// Requests ask the server to close the connection afterwards; etcd's gateway answers on
-/// loopback in well under a millisecond, so pooling is not worth its state.
+/// On libcurl (``CurlExchange``): http and https, TLS with the system's trust store or given
+/// files, HTTP/2 where the server offers it over TLS, proxies from the environment. Redirects
+/// are never followed and an https endpoint is never spoken to in clear. Every wait wakes at
+/// once when the ``Cancellation`` fires.
 package struct HTTPConnection {
     package let endpoint: HTTPEndpoint
-    /// How long connecting may take.
+    /// How long connecting (TCP and TLS) may take.
     package var dialTimeout: Duration
     /// Wakes every wait when the owner stops.
     package var cancellation: Cancellation?
     /// The largest complete body accepted.
     package var maximumBodySize = 64 << 20
+    /// The TLS files for an https endpoint (`nil`: trust the system's authorities, no client certificate).
+    package var tls: HTTPTLSFiles?
 
     /// A connection to `endpoint` that may take `dialTimeout` to connect, its waits woken by `cancellation`.
     package init(
         endpoint: HTTPEndpoint, dialTimeout: Duration, cancellation: Cancellation? = nil,
-        maximumBodySize: Int = 64 << 20
+        maximumBodySize: Int = 64 << 20, tls: HTTPTLSFiles? = nil
     ) {
         self.endpoint = endpoint
         self.dialTimeout = dialTimeout
         self.cancellation = cancellation
         self.maximumBodySize = maximumBodySize
+        self.tls = tls
     }
 
     /// Sends `request` and returns the whole response; everything (connect included) must
@@ -51,7 +55,7 @@ package struct HTTPConnection {
         onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
     ) throws {
         var callbackError: (any Error)?
-        let head = try exchange(
+        _ = try exchange(
             request, headDeadline: ContinuousClock.now + headTimeout,
             bodyWait: .idle(idleTimeout),
             onHead: { head in
@@ -67,28 +71,38 @@ package struct HTTPConnection {
                     return false
                 }
             })
-        _ = head
         if let callbackError { throw callbackError }
+    }
+
+    /// How the body's wait is bounded.
+    private enum BodyWait {
+        case until(ContinuousClock.Instant)
+        case idle(Duration?)
     }
 
     /// The exchange behind ``send(_:timeout:)`` and ``stream(_:headTimeout:idleTimeout:onHead:onBody:)``.
     private func exchange(
-        _ request: HTTPRequest, headDeadline: ContinuousClock.Instant,
-        bodyWait: HTTPResponseReader.BodyWait, onHead: (HTTPResponseHead) -> Bool = { _ in true },
-        onBody: ([UInt8]) -> Bool
+        _ request: HTTPRequest, headDeadline: ContinuousClock.Instant, bodyWait: BodyWait,
+        onHead: (HTTPResponseHead) -> Bool = { _ in true }, onBody: ([UInt8]) -> Bool
     ) throws(HTTPError) -> HTTPResponseHead {
-        // Never send an https request in the clear.
-        guard endpoint.scheme == .http else {
-            throw .invalidURL(endpoint.description, reason: "the socket client has no TLS")
-        }
-        let dialDeadline = min(headDeadline, ContinuousClock.now + dialTimeout)
-        let socket = try SocketConnection.connect(
-            host: endpoint.host, port: endpoint.port, timeout: ContinuousClock.now.duration(to: dialDeadline),
-            cancellation: cancellation)
-        defer { socket.close() }
-        try socket.send(request.serialized(for: endpoint), deadline: headDeadline)
-        return try HTTPResponseReader.read(
-            from: socket, method: request.method, headDeadline: headDeadline, bodyWait: bodyWait, onHead: onHead,
-            onBody: onBody)
+        #if canImport(CCurl)
+            let exchange = try CurlExchange(request, to: endpoint, dialTimeout: dialTimeout, tls: tls)
+            let wait: CurlExchange.BodyWait =
+                switch bodyWait {
+                case .until(let deadline): .until(deadline)
+                case .idle(let timeout): .idle(timeout)
+                }
+            // The receivers are called only while `run` runs.
+            return try withoutActuallyEscaping(onHead) { onHead throws(HTTPError) in
+                try withoutActuallyEscaping(onBody) { onBody throws(HTTPError) in
+                    try exchange.run(
+                        headDeadline: headDeadline, bodyWait: wait, cancellation: cancellation, onHead: onHead,
+                        onBody: onBody)
+                }
+            }
+        #else
+            throw .connectFailed(
+                "this platform has no libcurl: use the URLSession transport (EnsignRemoteURLSession)")
+        #endif
     }
 }

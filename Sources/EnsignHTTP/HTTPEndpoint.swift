@@ -1,9 +1,5 @@
-/// Where an HTTP server listens: `http://host:port` with an optional base path.
-///
-/// The socket client speaks plain `http` only: TLS needs a TLS library, which the core
-/// modules cannot depend on (see the EnsignFleet documentation for how to reach a TLS-only
-/// etcd). An `https` endpoint is parsed only for a transport that brings its own TLS (the
-/// remote source's `URLSession` transport), which asks for it with `allowingTLS`.
+/// Where an HTTP server listens: `http://host:port` or `https://host:port`, with an optional
+/// base path. A caller whose transport has no TLS parses with `allowingTLS: false`.
 package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The URL scheme.
     package enum Scheme: String, Sendable, Hashable {
@@ -16,7 +12,7 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
         package var defaultPort: Int { self == .http ? 80 : 443 }
     }
 
-    /// `http`, or `https` when the endpoint was parsed `allowingTLS`.
+    /// `http` or `https`.
     package let scheme: Scheme
     /// The host name or address (IPv6 without brackets).
     package let host: String
@@ -27,9 +23,9 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given, for messages.
     package let description: String
 
-    /// Parses `url`: `http://127.0.0.1:2379`, `http://etcd-0.etcd:2379/`, `http://[::1]:2379`;
-    /// with `allowingTLS`, `https://flags.example.com/api` too.
-    package init(_ url: String, allowingTLS: Bool = false) throws(HTTPError) {
+    /// Parses `url`: `http://127.0.0.1:2379`, `https://etcd-0.etcd:2379/`, `http://[::1]:2379`,
+    /// `https://flags.example.com/api`; `https` only when `allowingTLS`.
+    package init(_ url: String, allowingTLS: Bool = true) throws(HTTPError) {
         let text = url.trimmingSpaces
         guard let schemeEnd = text.firstRange(of: "://") else {
             throw .invalidURL(url, reason: "expected http://host:port")
@@ -37,10 +33,7 @@ package struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
         let schemeName = text[..<schemeEnd.lowerBound].lowercased()
         guard let scheme = Scheme(rawValue: schemeName), scheme == .http || allowingTLS else {
             if schemeName == "https" {
-                throw .invalidURL(
-                    url,
-                    reason: "https is not supported: Ensign has no TLS library; reach the server through a local"
-                        + " TLS-terminating proxy on http://127.0.0.1 (see the EnsignFleet documentation)")
+                throw .invalidURL(url, reason: "https needs a transport with TLS, and this one has none")
             }
             let expected = allowingTLS ? "http or https" : "http"
             throw .invalidURL(url, reason: "the scheme must be \(expected), not '\(schemeName)'")

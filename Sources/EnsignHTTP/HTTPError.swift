@@ -14,6 +14,8 @@ package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     /// The response is larger than the client accepts.
     case tooLarge(String)
+    /// TLS with the server failed; what went wrong and what to do about it.
+    case tls(String)
     /// The exchange was cancelled (the source is stopping).
     case cancelled
 
@@ -26,6 +28,7 @@ package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectionClosed(let reason): return "connection closed: \(reason)"
         case .malformed(let reason): return "malformed HTTP response: \(reason)"
         case .tooLarge(let what): return "\(what) is too large"
+        case .tls(let reason): return "TLS with the server failed: \(reason)"
         case .cancelled: return "cancelled"
         }
     }

@@ -1,10 +1,10 @@
-/// An HTTP/1.1 request: method, path, headers and body.
+/// An HTTP request: method, path, headers and body.
 package struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
     package var method: String
     /// The path and query, after the endpoint's base path.
     package var path: String
-    /// Header fields besides `Host`, `Content-Length` and `Connection`.
+    /// Header fields besides `Host` and `Content-Length`, which libcurl adds.
     package var headers: [(name: String, value: String)]
     /// The body bytes.
     package var body: [UInt8]
@@ -17,15 +17,6 @@ package struct HTTPRequest: Sendable {
         self.path = path
         self.headers = headers
         self.body = body
-    }
-
-    /// The request's bytes for `endpoint`, with `Host`, `Content-Length` and `Connection: close`.
-    package func serialized(for endpoint: HTTPEndpoint) -> [UInt8] {
-        var text = "\(method) \(endpoint.basePath)\(path) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
-        for header in headers { text += "\(header.name): \(header.value)\r\n" }
-        if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
-        text += "Connection: close\r\n\r\n"
-        return Array(text.utf8) + body
     }
 }
 
@@ -49,55 +40,6 @@ package struct HTTPResponseHead: Sendable {
         self.status = status
         self.reason = reason
         self.headers = headers
-    }
-
-    /// Parses the bytes before the blank line: `HTTP/1.1 200 OK`, then `Name: value` lines.
-    package init(parsing bytes: ArraySlice<UInt8>) throws(HTTPError) {
-        // Split on bytes: as Characters, "\r\n" is one grapheme and never equals "\n".
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let statusLine = lines.first else { throw .malformed("empty response head") }
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status)
-        else {
-            throw .malformed("invalid status line '\(statusLine.prefix(80))'")
-        }
-        self.status = status
-        self.reason = parts.count > 2 ? String(parts[2]) : ""
-        var headers: [(name: String, value: String)] = []
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-                throw .malformed("invalid header line '\(line.prefix(80))'")
-            }
-            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingSpaces))
-        }
-        self.headers = headers
-    }
-
-    /// How the body is delimited.
-    package func bodyFraming(forMethod method: String) throws(HTTPError) -> BodyFraming {
-        if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return .none }
-        if let encoding = header("Transfer-Encoding") {
-            guard encoding.lowercased().split(separator: ",").last?.trimmingSpaces == "chunked" else {
-                throw .malformed("unsupported Transfer-Encoding '\(encoding)'")
-            }
-            return .chunked
-        }
-        if let length = header("Content-Length") {
-            guard let count = Int(length), count >= 0 else { throw .malformed("invalid Content-Length '\(length)'") }
-            return .length(count)
-        }
-        return .untilClose
-    }
-
-    /// How a response body ends.
-    package enum BodyFraming: Equatable {
-        case none
-        case length(Int)
-        case chunked
-        case untilClose
     }
 }
 

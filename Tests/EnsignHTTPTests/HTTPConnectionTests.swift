@@ -5,7 +5,7 @@ import Testing
 
 @testable import EnsignHTTP
 
-@Suite("HTTP/1.1 client over sockets")
+@Suite("HTTP client on libcurl")
 struct HTTPConnectionTests {
     private func connection(_ server: ScriptedHTTPServer, cancellation: Cancellation? = nil) -> HTTPConnection {
         HTTPConnection(endpoint: server.endpoint, dialTimeout: .seconds(2), cancellation: cancellation)
@@ -176,12 +176,13 @@ struct HTTPEndpointTests {
         #expect(try HTTPEndpoint("http://localhost").port == 80)
     }
 
-    @Test("https is refused with a message that says why and what to do")
-    func refusesHTTPS() {
+    @Test("https is refused, saying why, only where the transport has no TLS")
+    func refusesHTTPSWithoutTLS() throws {
+        #expect(try HTTPEndpoint("https://10.0.0.1:2379").scheme == .https)
         #expect {
-            _ = try HTTPEndpoint("https://10.0.0.1:2379")
+            _ = try HTTPEndpoint("https://10.0.0.1:2379", allowingTLS: false)
         } throws: { error in
-            "\(error)".contains("https is not supported") && "\(error)".contains("TLS-terminating proxy")
+            "\(error)".contains("https needs a transport with TLS")
         }
     }
 
@@ -198,15 +199,24 @@ struct HTTPEndpointTests {
         #expect(throws: HTTPError.self) { _ = try HTTPEndpoint("ftp://x:1", allowingTLS: true) }
     }
 
-    @Test("The socket client never sends an https endpoint's request in the clear")
-    func socketClientRefusesHTTPS() throws {
-        let secure = try HTTPEndpoint("https://127.0.0.1:1", allowingTLS: true)
-        #expect {
-            _ = try HTTPConnection(endpoint: secure, dialTimeout: .seconds(1)).send(
-                HTTPRequest(path: "/"), timeout: .seconds(1))
-        } throws: { error in
-            "\(error)".contains("no TLS")
+    @Test(
+        "An https endpoint's request never goes out in clear: a plain server sees a TLS hello, the client a TLS error")
+    func httpsNeverInClear() throws {
+        // The server reads the first bytes and hangs up, as a plain HTTP server does with a TLS hello.
+        let server = try ScriptedHTTPServer { connection in
+            connection.readFirstBytes()
         }
+        let secure = try HTTPEndpoint("https://127.0.0.1:\(server.port)")
+        #expect {
+            _ = try HTTPConnection(endpoint: secure, dialTimeout: .seconds(5)).send(
+                HTTPRequest(path: "/v3/kv/put", body: Array("secret".utf8)), timeout: .seconds(5))
+        } throws: { error in
+            guard case .tls = error as? HTTPError else { return false }
+            return true
+        }
+        server.join()
+        let received = try #require(server.request.withLock { $0 })
+        #expect(!received.contains("secret") && !received.contains("POST"), "the server saw \(received.prefix(40))")
     }
 
     @Test(

@@ -96,6 +96,13 @@ struct ScriptedConnection: Sendable {
         }
     }
 
+    /// Reads what arrives first, whatever it is (a TLS hello), and keeps it as the request.
+    func readFirstBytes() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &buffer, buffer.count)
+        request.update { $0 = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self) }
+    }
+
     /// Writes `text` at once.
     func write(_ text: String) {
         let bytes = Array(text.utf8)

@@ -79,16 +79,30 @@ public struct TestCertificateAuthority: Sendable {
 
     /// A server certificate signed by this authority, as `name.crt` and `name.key` beside it.
     ///
-    /// - Parameter subjectAltName: the names it is valid for, in `openssl`'s syntax; clients
-    ///   check these, not the common name.
-    public func issue(name: String = "server", subjectAltName: String = TestCertificate.loopbackNames) throws
-        -> TestCertificate
-    {
+    /// - Parameters:
+    ///   - subjectAltName: the names it is valid for, in `openssl`'s syntax; clients check
+    ///     these, not the common name.
+    ///   - usage: its extended key usage; etcd's members need `serverAuth,clientAuth`, as they
+    ///     are clients of their own gateway.
+    public func issue(
+        name: String = "server", subjectAltName: String = TestCertificate.loopbackNames, usage: String = "serverAuth"
+    ) throws -> TestCertificate {
         try sign(
             name: name, commonName: "127.0.0.1",
             extensions: [
                 "subjectAltName=\(subjectAltName)", "basicConstraints=critical,CA:FALSE",
-                "keyUsage=critical,digitalSignature,keyEncipherment", "extendedKeyUsage=serverAuth",
+                "keyUsage=critical,digitalSignature,keyEncipherment", "extendedKeyUsage=\(usage)",
+            ])
+    }
+
+    /// A client certificate signed by this authority for `commonName` (the user a server that
+    /// maps certificates to users sees), as `name.crt` and `name.key`.
+    public func issueClient(name: String = "client", commonName: String = "ensign-test") throws -> TestCertificate {
+        try sign(
+            name: name, commonName: commonName,
+            extensions: [
+                "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature,keyEncipherment",
+                "extendedKeyUsage=clientAuth",
             ])
     }
 

@@ -35,6 +35,7 @@ enum DemoCommand {
                     + " `ensign fleet set` reaches every demo started with the same prefix"),
             .value("etcd-prefix", "P", "the fleet's key prefix (default: /ensign/demo/)"),
         ],
+        sharedOptions: [EtcdTLSOptions.group],
         run: run)
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
@@ -53,9 +54,11 @@ enum DemoCommand {
             EvaluationContext(
                 targetingKey: "dominique", attributes: ["country": "FR", "email": "dominique@example.com"]))
         let fleet = try arguments.option("etcd").map { urls in
-            try EtcdFleetSource.start(
-                context: context, endpoints: EtcdConfiguration.endpoints(fromList: urls),
-                prefix: arguments.option("etcd-prefix") ?? "/ensign/demo/")
+            var etcd = EtcdConfiguration(
+                endpoints: EtcdConfiguration.endpoints(fromList: urls),
+                keyPrefix: arguments.option("etcd-prefix") ?? "/ensign/demo/")
+            EtcdTLSOptions.apply(arguments, to: &etcd)
+            return try EtcdFleetSource.start(context: context, configuration: etcd)
         }
         let server = try ControlServer.start(
             context: context, options: ControlServerOptions(appName: "demo", socketPath: arguments.option("socket")))

@@ -26,7 +26,7 @@ enum FleetCommand {
             .value("flags", "DIR", "also show which stored values the apps refuse, by these definitions"),
             .json("print one object: revision, and keys with key, etcdKey, text, value, modRevision, version"),
         ],
-        sharedOptions: [etcd],
+        sharedOptions: [etcd, EtcdTLSOptions.group],
         run: { arguments, console in
             return try actions(arguments, definitions: arguments.option("flags"), console: &console)
                 .list(console: &console)
@@ -39,7 +39,7 @@ enum FleetCommand {
             .value("flags", "DIR", "also show whether the apps refuse the stored value, by these definitions"),
             .json("print one object: key, etcdKey, text, value, modRevision, version"),
         ],
-        sharedOptions: [etcd],
+        sharedOptions: [etcd, EtcdTLSOptions.group],
         run: { arguments, console in
             let key = try arguments.onlyPositional()
             return try actions(arguments, definitions: arguments.option("flags"), console: &console)
@@ -54,7 +54,7 @@ enum FleetCommand {
             .value("flags", "DIR", "check the key and the value against these definitions before writing"),
             ifRevision, .json("print one object: key, value, revision"),
         ],
-        sharedOptions: [etcd],
+        sharedOptions: [etcd, EtcdTLSOptions.group],
         run: { arguments, console in
             guard arguments.positionals.count == 2 else { throw UsageError("set takes a KEY and a VALUE") }
             let revision = try expectedRevision(arguments)
@@ -70,7 +70,7 @@ enum FleetCommand {
             .flag("all", "remove every fleet value under the prefix"), ifRevision,
             .json("print one object: key, deleted, revision (with --all: deleted, the count, and revision)"),
         ],
-        sharedOptions: [etcd],
+        sharedOptions: [etcd, EtcdTLSOptions.group],
         run: { arguments, console in
             let revision = try expectedRevision(arguments)
             if arguments.flag("all") {
@@ -89,7 +89,7 @@ enum FleetCommand {
         "reaching etcd",
         [
             .value(
-                "etcd", "URL[,URL…]", "etcd client URLs (http:// only; repeat or separate with commas)",
+                "etcd", "URL[,URL…]", "etcd client URLs, http:// or https:// (repeat or separate with commas)",
                 repeatable: true, required: true),
             .value("prefix", "P", "the key prefix the apps watch, such as /myapp/flags/", required: true),
             .value("user", "NAME", "authenticate as NAME; the password is read from $ENSIGN_ETCD_PASSWORD"),
@@ -120,6 +120,7 @@ enum FleetCommand {
             throw UsageError("give the key prefix with --prefix P (such as /myapp/flags/)")
         }
         var configuration = EtcdConfiguration(endpoints: endpoints, keyPrefix: prefix)
+        EtcdTLSOptions.apply(arguments, to: &configuration)
         if let user = arguments.option("user") {
             let password = ProcessEnvironment.value("ENSIGN_ETCD_PASSWORD") ?? ""
             configuration.credentials = EtcdCredentials(username: user, password: password)

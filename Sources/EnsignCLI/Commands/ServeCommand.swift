@@ -64,6 +64,7 @@ enum ServeCommand {
                 "allow-production-writes",
                 "let `ensign set` and the other live commands write in the production environment (refused by default)"),
         ],
+        sharedOptions: [EtcdTLSOptions.group],
         epilogue: """
             exit status: 0 after a clean stop, 1 when the flags do not load, the address
             cannot be bound, or the TLS library refuses the certificate and key.
@@ -113,9 +114,11 @@ enum ServeCommand {
         if definitions.isLinkedFile { configuration.pollInterval = .seconds(1) }
         guard let context = ContextOpening.open(configuration, console: &console) else { return ExitStatus.failure }
         let fleet = try arguments.option("etcd").map { urls in
-            try EtcdFleetSource.start(
-                context: context, endpoints: EtcdConfiguration.endpoints(fromList: urls),
-                prefix: arguments.option("etcd-prefix") ?? "/ensign/serve/")
+            var etcd = EtcdConfiguration(
+                endpoints: EtcdConfiguration.endpoints(fromList: urls),
+                keyPrefix: arguments.option("etcd-prefix") ?? "/ensign/serve/")
+            EtcdTLSOptions.apply(arguments, to: &etcd)
+            return try EtcdFleetSource.start(context: context, configuration: etcd)
         }
         var controlOptions = ControlServerOptions(
             appName: "serve", allowsWritesInProduction: arguments.flag("allow-production-writes"),

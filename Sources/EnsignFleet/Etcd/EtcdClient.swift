@@ -24,8 +24,9 @@ public struct EtcdClient: Sendable {
     /// Creates a client; no connection is made until the first call.
     ///
     /// - Throws: ``EtcdError/invalidConfiguration(_:)`` when there are no endpoints, one is
-    ///   not an `http://host:port` URL (`https://` is refused: see ``EtcdConfiguration``), or
-    ///   the prefix is empty.
+    ///   not an `http[s]://host:port` URL, the prefix is empty, a TLS file cannot be read, a
+    ///   client certificate comes without its key (or the other way round), or TLS files are
+    ///   given for endpoints that are all `http://`.
     public init(configuration: EtcdConfiguration) throws(EtcdError) {
         try self.init(configuration: configuration, cancellation: nil)
     }
@@ -36,15 +37,21 @@ public struct EtcdClient: Sendable {
             throw .invalidConfiguration("the key prefix is empty; use one such as /myapp/flags/")
         }
         let tokens = TokenCache()
+        let tls = try configuration.tlsFiles()
         var endpoints: [EtcdEndpoint] = []
         for text in configuration.endpoints {
             do {
                 let url = try HTTPEndpoint(text)
                 endpoints.append(
-                    EtcdEndpoint(url: url, configuration: configuration, cancellation: cancellation, tokens: tokens))
+                    EtcdEndpoint(
+                        url: url, configuration: configuration, tls: tls, cancellation: cancellation, tokens: tokens))
             } catch {
                 throw .invalidConfiguration("\(error)")
             }
+        }
+        if tls != nil, !endpoints.contains(where: { $0.url.scheme == .https }) {
+            throw .invalidConfiguration(
+                "TLS files are given but every endpoint is http://; use https:// endpoints, or drop the files")
         }
         self.configuration = configuration
         self.endpoints = endpoints
@@ -128,6 +135,17 @@ public struct EtcdClient: Sendable {
     }
 }
 
+extension EtcdConfiguration {
+    /// The TLS files for the HTTP client, checked: each readable, a certificate with its key.
+    /// `nil` when none is given.
+    func tlsFiles() throws(EtcdError) -> HTTPTLSFiles? {
+        guard caFile != nil || certificateFile != nil || keyFile != nil else { return nil }
+        let files = HTTPTLSFiles(certificateAuthorities: caFile, certificate: certificateFile, key: keyFile)
+        if let problem = files.problem { throw .invalidConfiguration(problem) }
+        return files
+    }
+}
+
 extension EtcdError {
     /// Whether the request certainly did not reach the state machine: the connection could
     /// not be made, or the member refused it for want of a leader. (The reasons of
@@ -135,7 +153,11 @@ extension EtcdError {
     var wasCertainlyNotApplied: Bool {
         switch self {
         case .unreachable(let reasons):
-            return reasons.allSatisfy { $0.contains("cannot connect") || $0.contains("cannot resolve") }
+            // A failed TLS handshake sent nothing etcd acts on.
+            return reasons.allSatisfy {
+                $0.contains("cannot connect") || $0.contains("cannot resolve")
+                    || $0.contains("TLS with the server failed")
+            }
         case .server(_, _, let message): return message.contains("no leader")
         default: return false
         }

@@ -16,13 +16,19 @@ import EnsignHTTP
 /// The etcd key `keyPrefix + flagKey` holds the value of `flagKey`:
 /// `/myapp/flags/beneficiaries.pageSize` → `50`.
 ///
-/// **TLS.** Endpoints must be `http://` URLs: EnsignFleet speaks to etcd's JSON gateway over
-/// its own small HTTP/1.1 client, and the toolchain has no TLS library it could use without
-/// an outside package. An `https://` endpoint is refused with an error that says so. For a
-/// cluster that only accepts TLS, run a TLS-terminating proxy next to the app (a sidecar such
-/// as ghostunnel, stunnel or Envoy, holding the client certificate) that listens on
-/// `http://127.0.0.1:PORT` and give that address here; keep it on loopback, since the
-/// connection to it is in clear.
+/// **TLS.** `https://` endpoints are spoken to over TLS (libcurl with OpenSSL on Linux). The
+/// members' certificates are checked against the system's trust store, or against ``caFile``
+/// (a cluster's own authority, as etcd deployments usually have); a cluster started with
+/// `--client-cert-auth` gets ``certificateFile`` and ``keyFile``. The key stays in its file:
+/// only its path is configured. An https endpoint is never spoken to in clear, and redirects
+/// are never followed.
+///
+/// ```swift
+/// var configuration = EtcdConfiguration(endpoints: ["https://etcd-0.etcd:2379"], keyPrefix: "/myapp/flags/")
+/// configuration.caFile = "/etc/etcd/pki/ca.crt"
+/// configuration.certificateFile = "/etc/etcd/pki/myapp.crt"
+/// configuration.keyFile = "/etc/etcd/pki/myapp.key"
+/// ```
 ///
 /// **Authentication.** With ``credentials`` set, the client calls etcd's
 /// `/v3/auth/authenticate` on each endpoint and sends the token it gets with every request
@@ -42,9 +48,16 @@ public struct EtcdConfiguration: Sendable, Hashable {
     public var credentials: EtcdCredentials?
     /// The delays between reconnection attempts.
     public var reconnectBackoff: EtcdBackoff
+    /// A PEM file of the certificate authorities to trust for `https://` endpoints (`nil`: the
+    /// system's trust store); etcdctl's `--cacert`.
+    public var caFile: String?
+    /// A PEM client certificate, for a cluster started with `--client-cert-auth`; etcdctl's `--cert`.
+    public var certificateFile: String?
+    /// The client certificate's private key, a PEM file; etcdctl's `--key`.
+    public var keyFile: String?
 
     /// Creates a configuration with a 2-second dial timeout, a 5-second request timeout, no
-    /// credentials and the default backoff.
+    /// credentials, no TLS files and the default backoff.
     public init(endpoints: [String], keyPrefix: String) {
         self.endpoints = endpoints
         self.keyPrefix = keyPrefix

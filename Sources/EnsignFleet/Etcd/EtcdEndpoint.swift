@@ -8,6 +8,8 @@ import EnsignHTTP
 struct EtcdEndpoint: Sendable {
     let url: HTTPEndpoint
     let configuration: EtcdConfiguration
+    /// The checked TLS files of the configuration, for https endpoints.
+    let tls: HTTPTLSFiles?
     let cancellation: Cancellation?
     /// The authentication token, shared by the copies of a client, per endpoint.
     let tokens: TokenCache
@@ -18,7 +20,7 @@ struct EtcdEndpoint: Sendable {
     private var replies: EtcdReplyReader { EtcdReplyReader(endpoint: name) }
 
     private var connection: HTTPConnection {
-        HTTPConnection(endpoint: url, dialTimeout: configuration.dialTimeout, cancellation: cancellation)
+        HTTPConnection(endpoint: url, dialTimeout: configuration.dialTimeout, cancellation: cancellation, tls: tls)
     }
 
     // MARK: Requests

@@ -31,7 +31,8 @@ public struct OFREPHTTPResponse: Sendable, Hashable {
 
     /// `Content-Type: application/json` and `headers`; one shared array when there are no others,
     /// rather than a new one for every answer.
-    private static func jsonHeaders(adding headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+    private static func jsonHeaders(adding headers: [(name: String, value: String)]) -> [(name: String, value: String)]
+    {
         headers.isEmpty ? contentTypeJSON : contentTypeJSON + headers
     }
 

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignHTTP
 
 /// How to reach an OFREP server (`ensign serve`, flagd, or any other) and what to ask it for.
 ///
@@ -9,8 +10,9 @@ import Ensign
 /// configuration.headers = ["Authorization": "Bearer " + token]  // from the keychain or a file, never a literal
 /// ```
 ///
-/// Only plain `http://` URLs: the socket client has no TLS. Reach a TLS-only server through a
-/// local TLS-terminating proxy (or, on Apple platforms, a later `URLSession` transport).
+/// `http://` and `https://` URLs. Over https the server's certificate is checked against the
+/// system's trust store, or against ``caFile`` when one is given; a server that asks for a client
+/// certificate gets ``certificateFile`` and ``keyFile``.
 public struct OFREPRemoteConfiguration: Sendable {
     /// The server's base URL, before `/ofrep`: `http://127.0.0.1:8016`, `http://flags.internal/api`.
     public var baseURL: String
@@ -34,6 +36,13 @@ public struct OFREPRemoteConfiguration: Sendable {
     public var requestTimeout: Duration
     /// How long connecting may take.
     public var connectTimeout: Duration
+    /// A PEM file of the certificate authorities to trust for an https server (`nil`: the
+    /// system's trust store), for a server whose certificate a private authority issued.
+    public var caFile: String?
+    /// A PEM client certificate, for an https server that asks for one (mutual TLS).
+    public var certificateFile: String?
+    /// The client certificate's private key, a PEM file (never the key itself).
+    public var keyFile: String?
     /// The first wait after a failure; it doubles, with jitter, up to ``maximumBackoff``.
     public var initialBackoff: Duration
     /// The longest wait between attempts (a `Retry-After` may ask for longer, and is obeyed).
@@ -56,5 +65,13 @@ public struct OFREPRemoteConfiguration: Sendable {
         connectTimeout = .seconds(2)
         initialBackoff = .milliseconds(250)
         maximumBackoff = .seconds(30)
+    }
+}
+
+extension OFREPRemoteConfiguration {
+    /// The TLS files for the HTTP client, or `nil` when none is given.
+    var tlsFiles: HTTPTLSFiles? {
+        guard caFile != nil || certificateFile != nil || keyFile != nil else { return nil }
+        return HTTPTLSFiles(certificateAuthorities: caFile, certificate: certificateFile, key: keyFile)
     }
 }

@@ -39,11 +39,11 @@ import EnsignOFREP
 /// in a private 0700 directory, a directory another user can write to refused, a corrupt file
 /// set aside and not used. It holds no event stream URL (they may carry credentials).
 ///
-/// This initializer's socket client speaks plain HTTP only. For `https://`, import
-/// EnsignRemoteURLSession and create the source with
-/// `OFREPRemoteSource(configuration:sessionConfiguration:)`: the same source over `URLSession`
-/// (FoundationNetworking on Linux), in a module of its own so that this one never links
-/// Foundation. Or put a TLS-terminating proxy on loopback in front of the server.
+/// This initializer's client is libcurl (Linux and macOS): `http://` and `https://`, event
+/// streams over either, the configuration's TLS files. On iOS and the other Apple platforms
+/// without libcurl, import EnsignRemoteURLSession and create the source with
+/// `OFREPRemoteSource(configuration:sessionConfiguration:)`: the same source over `URLSession`,
+/// in a module of its own so that this one never links Foundation.
 ///
 /// Observers of keys the source changes run on its thread (the cache's values, on the thread
 /// that attaches it). Keep the source while it should run: ``stop()``, or releasing it, stops
@@ -65,10 +65,11 @@ public final class OFREPRemoteSource: ValueProvider {
     /// A source for the server `configuration` names, not started yet: attach it to a context.
     ///
     /// - Throws: ``OFREPRemoteError/invalidConfiguration(_:)`` for a base URL that is not
-    ///   `http://host[:port][/path]` (`https://` needs the `URLSession` transport: see above).
+    ///   `http[s]://host[:port][/path]`.
     public convenience init(configuration: OFREPRemoteConfiguration) throws(OFREPRemoteError) {
         try self.init(
-            configuration: configuration, transport: SocketTransport(connectTimeout: configuration.connectTimeout))
+            configuration: configuration,
+            transport: CurlTransport(connectTimeout: configuration.connectTimeout, tls: configuration.tlsFiles))
     }
 
     /// A source that exchanges its messages through `transport` (a scripted one in tests).
@@ -78,13 +79,13 @@ public final class OFREPRemoteSource: ValueProvider {
         } catch {
             if !transport.supportsTLS, (try? HTTPEndpoint(configuration.baseURL, allowingTLS: true)) != nil {
                 throw .invalidConfiguration(
-                    "'\(configuration.baseURL)': https needs TLS, which this source's socket client lacks; import"
-                        + " EnsignRemoteURLSession and create the source with"
-                        + " OFREPRemoteSource(configuration:sessionConfiguration:) (URLSession, TLS), or reach the"
-                        + " server through a TLS-terminating proxy on http://127.0.0.1")
+                    "'\(configuration.baseURL)': https needs a transport with TLS, which this one lacks; create"
+                        + " the source with OFREPRemoteSource(configuration:) (libcurl) or, on Apple platforms,"
+                        + " OFREPRemoteSource(configuration:sessionConfiguration:) (URLSession)")
             }
             throw .invalidConfiguration("\(error)")
         }
+        if let problem = configuration.tlsFiles?.problem { throw .invalidConfiguration(problem) }
         self.configuration = configuration
         self.transport = transport
         cache = configuration.cacheFile.map { path in

@@ -1,9 +1,10 @@
 import EnsignHTTP
 
-/// How the remote source exchanges HTTP messages with an OFREP server: the socket client of
-/// EnsignHTTP in the library, `URLSession` (TLS) in EnsignRemoteURLSession, a module of its own
-/// so that this one stays free of Foundation, and a scripted fake in tests (every path of the
-/// source runs without a socket).
+/// How the remote source exchanges HTTP messages with an OFREP server: EnsignHTTP's libcurl
+/// client in the library (http and https, event streams), `URLSession` in
+/// EnsignRemoteURLSession (Apple platforms, where libcurl is not available on iOS), a module of
+/// its own so that this one stays free of Foundation, and a scripted fake in tests (every path
+/// of the source runs without a socket).
 package protocol OFREPTransport: Sendable {
     /// Whether it can reach `https` endpoints (it brings its own TLS).
     var supportsTLS: Bool { get }
@@ -33,21 +34,28 @@ extension OFREPTransport {
     package var supportsEventStreams: Bool { true }
 }
 
-/// The transport over EnsignHTTP's plain-HTTP/1.1 socket client: one connection per exchange.
-package struct SocketTransport: OFREPTransport {
-    /// How long connecting may take.
+/// The transport over EnsignHTTP's libcurl client: one connection per exchange, http or https,
+/// with the configuration's TLS files.
+package struct CurlTransport: OFREPTransport {
+    /// How long connecting (TCP and TLS) may take.
     package var connectTimeout: Duration
+    /// The TLS files for https servers (`nil`: the system's trust store, no client certificate).
+    package var tls: HTTPTLSFiles?
 
     /// A transport whose connections may take `connectTimeout` to open.
-    package init(connectTimeout: Duration) {
+    package init(connectTimeout: Duration, tls: HTTPTLSFiles? = nil) {
         self.connectTimeout = connectTimeout
+        self.tls = tls
     }
+
+    package var supportsTLS: Bool { true }
 
     package func send(
         _ request: HTTPRequest, to endpoint: HTTPEndpoint, timeout: Duration, cancellation: Cancellation
     ) throws(HTTPError) -> HTTPResponse {
         try HTTPConnection(
-            endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation, maximumBodySize: 16 << 20
+            endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation, maximumBodySize: 16 << 20,
+            tls: tls
         ).send(request, timeout: timeout)
     }
 
@@ -56,8 +64,8 @@ package struct SocketTransport: OFREPTransport {
         onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
     ) throws {
         // No idle timeout: an event stream is quiet between changes; TCP keepalive (set by the
-        // socket) notices a peer that vanished.
-        try HTTPConnection(endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation).stream(
-            request, headTimeout: headTimeout, idleTimeout: nil, onHead: onHead, onBody: onBody)
+        // client) notices a peer that vanished.
+        try HTTPConnection(endpoint: endpoint, dialTimeout: connectTimeout, cancellation: cancellation, tls: tls)
+            .stream(request, headTimeout: headTimeout, idleTimeout: nil, onHead: onHead, onBody: onBody)
     }
 }

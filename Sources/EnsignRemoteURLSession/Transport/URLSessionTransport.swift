@@ -13,7 +13,7 @@ import Foundation
 /// so the thread that asked runs the callbacks and every wait ends on the response, its
 /// deadline or the source's cancellation.
 final class URLSessionTransport: OFREPTransport {
-    /// The largest whole response `send` accepts, as the socket transport's.
+    /// The largest whole response `send` accepts, as the libcurl transport's.
     static let maximumBodySize = 16 << 20
 
     /// How long an event stream may be quiet before `URLSession` would give up on it: a day

@@ -364,7 +364,7 @@ extension HTTPDaemon {
             let digit = Int(text[index]) - Int(UInt8(ascii: "0"))
             guard (0...9).contains(digit) else { return nil }
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow, case let (sum, false) = shifted.addingReportingOverflow(digit) else { return nil }
+            guard !overflow, case (let sum, false) = shifted.addingReportingOverflow(digit) else { return nil }
             value = sum
             index += 1
         }

@@ -63,7 +63,7 @@ extension EtcdIntegrationTests {
                 _ = try nobody.get("/test/k")
             } throws: { error in
                 guard case .unreachable(let attempts) = error as? EtcdError else { return false }
-                return attempts.count == 1 && attempts[0].contains("Connection refused")
+                return attempts.count == 1 && attempts[0].contains("cannot connect")
             }
         }
 

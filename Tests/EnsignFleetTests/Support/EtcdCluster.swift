@@ -32,6 +32,11 @@ final class EtcdCluster: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.etcdctl!)
         process.arguments = ["--endpoints=\(clientURLs.joined(separator: ","))"] + arguments
+        if let tls {
+            process.arguments! += [
+                "--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key,
+            ]
+        }
         process.environment = ["ETCDCTL_API": "3"]
         let output = Pipe()
         process.standardOutput = output
@@ -63,7 +68,10 @@ final class EtcdCluster: @unchecked Sendable {
             self.peerPort = peerPort
         }
 
-        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        /// Whether clients reach it over TLS (the cluster's ``EtcdCluster/TLS``).
+        var isTLS = false
+
+        var clientURL: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(clientPort)" }
         var peerURL: String { "http://127.0.0.1:\(peerPort)" }
         var isRunning: Bool { process?.isRunning == true }
     }
@@ -81,12 +89,41 @@ final class EtcdCluster: @unchecked Sendable {
         return FileManager.default.temporaryDirectory
     }()
 
+    /// A cluster's TLS for clients, as production etcd runs it: the members' certificate, and
+    /// `--client-cert-auth` with the authority whose client certificates it accepts. Peers
+    /// speak plain HTTP on loopback.
+    struct TLS: Sendable {
+        /// The authority that issued the members' certificate; clients trust it.
+        var authority: TestCertificateAuthority
+        /// The members' certificate (server and client use: a member is a client of its own gateway).
+        var member: TestCertificate
+        /// A client certificate the cluster accepts, for the tests' own probes and etcdctl.
+        var client: TestCertificate
+
+        /// A new authority in `directory`, and the certificates it issues.
+        init(in directory: TemporaryDirectory) throws {
+            authority = try TestCertificateAuthority(in: directory)
+            member = try authority.issue(name: "etcd", usage: "serverAuth,clientAuth")
+            client = try authority.issueClient()
+        }
+
+        /// Sets a configuration's TLS files to trust the authority and present the client certificate.
+        func configure(_ configuration: inout EtcdConfiguration) {
+            configuration.caFile = authority.certificate
+            configuration.certificateFile = client.certificate
+            configuration.keyFile = client.key
+        }
+    }
+
     let members: [Member]
     let root: URL
+    let tls: TLS?
     private let initialCluster: String
 
-    /// Starts `size` members and waits until the cluster serves reads.
-    init(size: Int = 1) throws {
+    /// Starts `size` members (speaking TLS to clients when `tls` is given) and waits until the
+    /// cluster serves reads.
+    init(size: Int = 1, tls: TLS? = nil) throws {
+        self.tls = tls
         guard Self.executable != nil, Self.etcdctl != nil else { throw EtcdTestError(Self.missingMessage) }
         root = Self.scratchDirectory.appendingPathComponent("ensign-etcd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -97,6 +134,7 @@ final class EtcdCluster: @unchecked Sendable {
             Member(name: "n\(index)", clientPort: sorted[index * 2], peerPort: sorted[index * 2 + 1])
         }
         initialCluster = members.map { "\($0.name)=\($0.peerURL)" }.joined(separator: ",")
+        for member in members { member.isTLS = tls != nil }
         for member in members { try start(member) }
         try waitUntilServing(timeout: .seconds(30))
     }
@@ -118,6 +156,12 @@ final class EtcdCluster: @unchecked Sendable {
             "--heartbeat-interval", "50", "--election-timeout", "500",
             "--logger", "zap", "--log-level", "error",
         ]
+        if let tls {
+            process.arguments! += [
+                "--cert-file", tls.member.certificate, "--key-file", tls.member.key, "--client-cert-auth",
+                "--trusted-ca-file", tls.authority.certificate,
+            ]
+        }
         let log = root.appendingPathComponent("\(member.name).log")
         if !FileManager.default.fileExists(atPath: log.path) {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -158,6 +202,7 @@ final class EtcdCluster: @unchecked Sendable {
         var configuration = EtcdConfiguration(endpoints: endpoints ?? clientURLs, keyPrefix: prefix)
         // Short: a write proposed just as its member's leader dies is held until this timeout.
         configuration.requestTimeout = .seconds(1)
+        tls?.configure(&configuration)
         return try EtcdClient(configuration: configuration)
     }
 
@@ -168,6 +213,7 @@ final class EtcdCluster: @unchecked Sendable {
 
     private func waitUntilServing(_ member: Member, timeout: Duration) throws {
         var configuration = EtcdConfiguration(endpoints: [member.clientURL], keyPrefix: "/health/")
+        tls?.configure(&configuration)
         configuration.requestTimeout = .milliseconds(500)
         configuration.dialTimeout = .milliseconds(200)
         let client = try EtcdClient(configuration: configuration)

@@ -187,17 +187,23 @@ struct RemoteSourceTests {
             })
     }
 
-    @Test("Malformed base URLs are refused when the source is created, and https without TLS says what to use")
-    func refusesBadURLs() {
+    @Test(
+        "Malformed base URLs are refused when the source is created; https is taken, and refused only by a transport without TLS"
+    )
+    func refusesBadURLs() throws {
         for url in ["flags.example:8016", "http://:80", "ftp://flags.example"] {
             #expect(throws: OFREPRemoteError.self) {
                 _ = try OFREPRemoteSource(configuration: testConfiguration(baseURL: url))
             }
         }
+        _ = try OFREPRemoteSource(configuration: testConfiguration(baseURL: "https://flags.example"))
+        let plain = try ServiceTransport(definitions: serverDefinitions, supportsTLS: false)
         #expect {
-            _ = try OFREPRemoteSource(configuration: testConfiguration(baseURL: "https://flags.example"))
+            _ = try OFREPRemoteSource(
+                configuration: testConfiguration(baseURL: "https://flags.example"), transport: plain)
         } throws: { error in
-            "\(error)".contains("EnsignRemoteURLSession") && "\(error)".contains("TLS-terminating proxy")
+            "\(error)".contains("https needs a transport with TLS")
+                && "\(error)".contains("OFREPRemoteSource(configuration:)")
         }
     }
 

@@ -110,11 +110,8 @@ final class ServiceTransport: OFREPTransport {
         }
     }
 
-    /// A response as the socket client would read it.
+    /// A response as the HTTP client hands it out.
     static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8]) -> HTTPResponse {
-        var text = "HTTP/1.1 \(status) Status\r\n"
-        for header in headers { text += "\(header.name): \(header.value)\r\n" }
-        let head = try! HTTPResponseHead(parsing: Array(text.utf8)[...])
-        return HTTPResponse(head: head, body: body)
+        HTTPResponse(head: HTTPResponseHead(status: status, reason: "Status", headers: headers), body: body)
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Records the `fleet` fuzz target's seeds from a real etcd: HTTP responses of its v3 JSON
-# gateway, byte for byte (curl --raw keeps the chunked framing), each prefixed with the
-# target's selector byte and cut byte (see Sources/EnsignFuzz/FleetTarget.swift).
+# Records the `fleet` fuzz target's seeds from a real etcd: the bodies of its v3 JSON gateway's
+# responses, as libcurl hands them to the client (the HTTP framing is libcurl's to read), each
+# prefixed with the target's selector byte and cut byte (see Sources/EnsignFuzz/FleetTarget.swift).
 #
 #   Tests/Fixtures/FuzzSeeds/fleet/record.sh http://127.0.0.1:2379
 #
@@ -10,7 +10,7 @@ set -euo pipefail
 url=${1:?usage: record.sh ETCD_URL}
 out=$(dirname "$0")
 b64() { printf '%s' "$1" | base64 -w0; }
-post() { curl -si --raw -X POST "$url$1" -d "$2"; }
+post() { curl -s -X POST "$url$1" -d "$2"; }
 # seed NAME SELECTOR CUT: stdin, prefixed with the selector and the cut byte, into NAME.
 seed() { { printf '%s' "$2"; printf "\\x$(printf %02x "$3")"; cat; } > "$out/$1"; }
 
@@ -36,15 +36,13 @@ post /v3/auth/authenticate '{"name":"root","password":"x"}' | seed authenticate-
 post /v3/kv/range '{"key":' | seed bad-request R 1
 
 # A watch from the first revision: the creation, the history, then live changes and an end.
-watch() { curl -si --raw -N --max-time "$2" -X POST "$url/v3/watch" -d "{\"create_request\":$1}"; }
+watch() { curl -s -N --max-time "$2" -X POST "$url/v3/watch" -d "{\"create_request\":$1}"; }
 create="{\"key\":\"$(key '')\",\"range_end\":\"$end\",\"start_revision\":\"1\",\"progress_notify\":true}"
 { sleep 0.5; post /v3/kv/put "{\"key\":\"$(key beneficiaries.pageSize)\",\"value\":\"$(b64 70)\"}" >/dev/null
   post /v3/kv/deleterange "{\"key\":\"$(key beneficiaries.banner)\"}" >/dev/null; } &
 watch "$create" 1.5 | seed watch W 0 || true
 wait
-seed watch-cut W 7 < "$out/watch"
-# The body alone, for the chunked decoder.
-sed '1,/^\r$/d' "$out/watch" | seed watch-body C 5
+tail -c +3 "$out/watch" | seed watch-cut W 7
 # A watch from a compacted revision: etcd cancels it and names the oldest revision left.
 latest=$(post /v3/kv/range "{\"key\":\"$(key '')\"}" | sed -n 's/.*"revision":"\([0-9]*\)".*/\1/p' | head -n 1)
 post /v3/kv/compaction "{\"revision\":\"$latest\"}" >/dev/null

@@ -1,21 +1,23 @@
-/// Where the bytes of a response come from: the connection's socket, or bytes in memory (the
-/// fuzzer's `fleet` target feeds recorded and mutated responses this way, cut where it likes).
-package protocol HTTPByteSource {
+import EnsignHTTP
+
+/// Where the bytes of a response come from: the raw client's socket.
+protocol HTTPByteSource {
     /// Appends the bytes that arrive next to `buffer` and returns how many (0: the peer closed
     /// the connection), waiting no later than `deadline` (`nil`: without limit).
     func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, while activity: String)
         throws(HTTPError) -> Int
 }
 
-/// Reads one HTTP/1.1 response from a byte source: the head (skipping `1xx` heads), then the
+/// The server tests' reader of raw responses (the product's client leaves HTTP to libcurl), so
+/// the tests see exactly the bytes libmicrohttpd sent. Reads one HTTP/1.1 response from a byte source: the head (skipping `1xx` heads), then the
 /// body as its head frames it (none, `Content-Length`, chunked, or until the peer closes),
 /// handing the body out piece by piece as it arrives.
 ///
 /// It is the part of an exchange after the request is sent, apart from the socket, so every
 /// reader of the server's bytes can run without one.
-package enum HTTPResponseReader {
+enum HTTPResponseReader {
     /// How long reading the body may wait for bytes.
-    package enum BodyWait {
+    enum BodyWait {
         /// Until a fixed time (a whole exchange's timeout).
         case until(ContinuousClock.Instant)
         /// This long for each read (`nil`: without limit), for streams.
@@ -36,7 +38,7 @@ package enum HTTPResponseReader {
     /// Reads the response to a `method` request from `source`: calls `onHead` with its head
     /// (returning false stops there), then `onBody` with each decoded piece of the body until
     /// the body ends or `onBody` returns false. Returns the head.
-    package static func read(
+    static func read(
         from source: some HTTPByteSource, method: String, headDeadline: ContinuousClock.Instant, bodyWait: BodyWait,
         onHead: (HTTPResponseHead) -> Bool, onBody: ([UInt8]) -> Bool
     ) throws(HTTPError) -> HTTPResponseHead {

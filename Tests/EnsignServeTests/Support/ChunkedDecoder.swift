@@ -1,3 +1,5 @@
+import EnsignHTTP
+
 /// Decodes an HTTP/1.1 `Transfer-Encoding: chunked` body incrementally: feed it bytes as
 /// they arrive, split anywhere (inside a size line, a CRLF or the data), and it appends the
 /// data bytes to the output as soon as it has them.
@@ -8,7 +10,7 @@
 /// _ = try decoder.feed(Array("5\r\nhel".utf8)[...], into: &body)  // body == "hel"
 /// _ = try decoder.feed(Array("lo\r\n0\r\n\r\n".utf8)[...], into: &body)  // body == "hello", isComplete
 /// ```
-package struct ChunkedDecoder {
+struct ChunkedDecoder {
     private enum State {
         case sizeLine
         case data(remaining: Int)
@@ -21,7 +23,7 @@ package struct ChunkedDecoder {
     private var line: [UInt8] = []
 
     /// A decoder at the start of a body.
-    package init() {}
+    init() {}
 
     /// The longest size or trailer line accepted.
     static let maximumLineLength = 4096
@@ -29,14 +31,14 @@ package struct ChunkedDecoder {
     static let maximumChunkSize = 1 << 30
 
     /// Whether the last chunk and the trailer have been read.
-    package var isComplete: Bool {
+    var isComplete: Bool {
         if case .done = state { return true }
         return false
     }
 
     /// Decodes `input`, appending data to `output`; returns how many bytes of `input` it used
     /// (fewer than all only once the body is complete: the rest belongs to what follows).
-    package mutating func feed(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HTTPError) -> Int {
+    mutating func feed(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HTTPError) -> Int {
         var index = input.startIndex
         while index < input.endIndex {
             switch state {

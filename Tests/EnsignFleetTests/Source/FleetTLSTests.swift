@@ -1,0 +1,114 @@
+import EnsignTestSupport
+import Foundation
+import Testing
+
+@testable import Ensign
+@testable import EnsignFleet
+
+extension EtcdIntegrationTests {
+    /// etcd as production runs it: TLS for clients with `--client-cert-auth`, a private
+    /// authority made by the test with openssl.
+    @Suite("The fleet over TLS")
+    struct FleetTLSTests {
+        @Test(
+            "Over https with a client certificate, `ensign fleet set` writes and a running source gets the value live")
+        func valuesArrive() throws {
+            let directory = try TemporaryDirectory()
+            let tls = try EtcdCluster.TLS(in: directory)
+            let cluster = try EtcdCluster(tls: tls)
+            defer { cluster.stop() }
+            #expect(cluster.clientURLs.allSatisfy { $0.hasPrefix("https://") })
+            let prefix = uniquePrefix("tls")
+            let context = try AppContext(definitions: bankDefinitions)
+            var configuration = testConfiguration(cluster.clientURLs, prefix: prefix)
+            tls.configure(&configuration)
+            let source = try EtcdFleetSource.start(context: context, configuration: configuration)
+            defer { source.stop() }
+            #expect(source.waitUntilSynced(timeout: .seconds(10)))
+
+            let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
+            let result = try EnsignProcess.run(
+                [
+                    "fleet", "set", "list.pageSize", "75", "--etcd", cluster.clientURLs[0], "--prefix", prefix,
+                    "--flags", flags,
+                ] + Self.options(tls))
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(
+                waitUntil("the value over TLS", timeout: .seconds(10)) {
+                    context.value(forKeyNamed: "list.pageSize") == 75
+                })
+            #expect(!context.status.isDegraded)
+            let listed = try EnsignProcess.run(
+                ["fleet", "list", "--etcd", cluster.clientURLs[0], "--prefix", prefix] + Self.options(tls))
+            #expect(listed.status == 0 && listed.output.contains("list.pageSize"), "\(listed.output) \(listed.errors)")
+            // etcd agrees: the CLI's write is what etcdctl reads.
+            #expect(try cluster.etcdctl(["get", prefix + "list.pageSize", "--print-value-only"]).contains("75"))
+        }
+
+        @Test(
+            "No client certificate, or another authority trusted: exit 1 naming the certificate problem; a source reports it and keeps its values"
+        )
+        func refusals() throws {
+            let directory = try TemporaryDirectory()
+            let tls = try EtcdCluster.TLS(in: directory)
+            let cluster = try EtcdCluster(tls: tls)
+            defer { cluster.stop() }
+            let prefix = uniquePrefix("tls-refused")
+            let endpoint = ["--etcd", cluster.clientURLs[0], "--prefix", prefix]
+
+            let noCertificate = try EnsignProcess.run(
+                ["fleet", "list"] + endpoint + ["--cacert", tls.authority.certificate])
+            #expect(noCertificate.status == 1, "\(noCertificate.errors)")
+            #expect(noCertificate.errors.contains("client certificate"), "\(noCertificate.errors)")
+
+            let other = try TestCertificateAuthority(in: directory, name: "other")
+            let untrusted = try EnsignProcess.run(
+                ["fleet", "list"] + endpoint + [
+                    "--cacert", other.certificate, "--cert", tls.client.certificate, "--key", tls.client.key,
+                ])
+            #expect(untrusted.status == 1, "\(untrusted.errors)")
+            #expect(untrusted.errors.contains("certificate is not trusted"), "\(untrusted.errors)")
+
+            // A client certificate the cluster's authority did not issue.
+            let stranger = try other.issueClient(name: "stranger")
+            let refusedClient = try EnsignProcess.run(
+                ["fleet", "list"] + endpoint + [
+                    "--cacert", tls.authority.certificate, "--cert", stranger.certificate, "--key", stranger.key,
+                ])
+            #expect(refusedClient.status == 1, "\(refusedClient.errors)")
+            #expect(refusedClient.errors.contains("client certificate"), "\(refusedClient.errors)")
+
+            let missing = try EnsignProcess.run(["fleet", "list"] + endpoint + ["--cert", tls.client.certificate])
+            #expect(missing.status == 1 && missing.errors.contains("needs its key"), "\(missing.errors)")
+            let plain = try EnsignProcess.run(
+                [
+                    "fleet", "list", "--etcd", "http://127.0.0.1:1", "--prefix", prefix, "--cacert",
+                    tls.authority.certificate,
+                ])
+            #expect(plain.status == 1 && plain.errors.contains("every endpoint is http://"), "\(plain.errors)")
+
+            // A source that cannot trust the members: its values stay the lower layers', and its
+            // status names the problem.
+            try cluster.client(prefix: prefix).put(prefix + "list.pageSize", value: Array("60".utf8))
+            let context = try AppContext(definitions: bankDefinitions)
+            let before = context.value(forKeyNamed: "list.pageSize")
+            var configuration = testConfiguration(cluster.clientURLs, prefix: prefix)
+            tls.configure(&configuration)
+            configuration.caFile = other.certificate
+            let source = try EtcdFleetSource.start(context: context, configuration: configuration)
+            defer { source.stop() }
+            #expect(
+                waitUntil("the status names the certificate", timeout: .seconds(10)) {
+                    context.status.fleet?.lastError?.contains("not trusted") == true
+                })
+            #expect(context.status.fleet?.isReachable == false)
+            #expect(context.value(forKeyNamed: "list.pageSize") == before && before != 60)
+        }
+
+        /// `--cacert`, `--cert` and `--key` for the cluster's authority and client certificate.
+        static func options(_ tls: EtcdCluster.TLS) -> [String] {
+            ["--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key]
+        }
+    }
+}
