@@ -35,6 +35,8 @@
         private var onBody: ([UInt8]) -> Bool = { _ in true }
 
         /// Whether libcurl could be set up in this process (once, before the first exchange).
+        /// FoundationNetworking initialises libcurl too, from its own thread; that is safe since
+        /// libcurl 7.84 on builds with the `threadsafe` feature, as Debian 12's (`curl --version`).
         private static let isInitialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
         init(_ request: HTTPRequest, to endpoint: HTTPEndpoint, dialTimeout: Duration, tls: HTTPTLSFiles?)

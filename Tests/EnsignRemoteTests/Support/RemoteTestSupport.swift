@@ -56,8 +56,8 @@ func testConfiguration(
 
 /// The library's two transports, for the tests that run the source against a real server with each.
 enum RemoteTransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    /// EnsignHTTP's socket client (`OFREPRemoteSource(configuration:)`).
-    case socket
+    /// EnsignHTTP's libcurl client (`OFREPRemoteSource(configuration:)`).
+    case libcurl
     /// `URLSession` (`OFREPRemoteSource(configuration:sessionConfiguration:)`).
     case urlSession
 
@@ -66,7 +66,7 @@ enum RemoteTransportKind: String, CaseIterable, Sendable, CustomStringConvertibl
     /// Whether the transport follows event streams; `URLSession` on Linux polls instead (it
     /// cannot cancel a task safely there: see `URLSessionTaskRouter`).
     var followsEventStreams: Bool {
-        self == .socket || URLSessionTaskRouter.cancelsTasks
+        self == .libcurl || URLSessionTaskRouter.cancelsTasks
     }
 
     /// A source over this transport; one that polls does so every 50 ms.
@@ -74,7 +74,7 @@ enum RemoteTransportKind: String, CaseIterable, Sendable, CustomStringConvertibl
         var configuration = configuration
         if !followsEventStreams { configuration.pollInterval = .milliseconds(50) }
         switch self {
-        case .socket: return try OFREPRemoteSource(configuration: configuration)
+        case .libcurl: return try OFREPRemoteSource(configuration: configuration)
         case .urlSession:
             return try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
         }

@@ -1,0 +1,71 @@
+import EnsignTestSupport
+import EnsignTestTraits
+import Foundation
+import Testing
+
+@testable import Ensign
+@testable import EnsignRemote
+
+/// The libcurl transport over https: `ensign serve` behind a real TLS terminator (Python's
+/// `ssl`) whose certificate only the configuration's CA file vouches for.
+@Suite("OFREP remote source over https on libcurl")
+struct CurlTransportTests {
+    @Test(
+        "Trusting the CA file, the source follows the event stream over TLS: a change arrives without polling",
+        .blocksItsThread)
+    func followsStreamsOverTLS() throws {
+        let directory = try TemporaryDirectory()
+        let served = try ServedBehindTLS(in: directory)
+        defer { served.stop() }
+        // No polling: a change can only come through the event stream.
+        var configuration = testConfiguration(poll: nil, baseURL: "https://127.0.0.1:\(served.proxy.port)")
+        configuration.caFile = served.certificate.certificate
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: configuration)
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(source.waitUntilStreaming(timeout: .seconds(20)), "the source follows the stream over https")
+        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
+
+        let set = try served.server.set("list.pageSize", "55")
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(
+            waitUntil("the change over the stream", timeout: .seconds(10)) {
+                context.value(forKeyNamed: "list.pageSize") == 55
+            })
+        #expect(served.proxy.lines.contains { $0.hasPrefix("HANDSHAKE TLS") }, "through TLS: \(served.proxy.lines)")
+        let stopped = ContinuousClock.now
+        source.stop()
+        #expect(ContinuousClock.now - stopped < .seconds(1), "stop() ends the stream at once")
+    }
+
+    @Test(
+        "Without the CA file the server's certificate is not trusted: the status says so, and nothing is read",
+        .blocksItsThread)
+    func untrusted() throws {
+        let directory = try TemporaryDirectory()
+        let served = try ServedBehindTLS(in: directory)
+        defer { served.stop() }
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(
+            configuration: testConfiguration(poll: nil, baseURL: "https://127.0.0.1:\(served.proxy.port)"))
+        try context.attach(source)
+        defer { source.stop() }
+        #expect(
+            waitUntil("the TLS refusal", timeout: .seconds(10)) {
+                context.status.fleet?.lastError?.contains("not trusted") == true
+            }, "\(String(describing: context.status.fleet?.lastError))")
+        #expect(context.status.fleet?.isReachable == false)
+    }
+
+    @Test("A CA file that cannot be read is refused when the source is made, naming the file")
+    func unreadableCAFile() {
+        var configuration = testConfiguration(baseURL: "https://127.0.0.1:1")
+        configuration.caFile = "/nonexistent/ca.pem"
+        #expect {
+            _ = try OFREPRemoteSource(configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("/nonexistent/ca.pem") && "\(error)".contains("cannot be read")
+        }
+    }
+}
