@@ -21,8 +21,10 @@
         /// libcurl writes its detailed message for a failure here (CURLOPT_ERRORBUFFER).
         private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         private let endpoint: HTTPEndpoint
+        /// The TLS files, for the liveness checks of a stream, which use the same.
+        private let tls: HTTPTLSFiles?
         /// Whether a client certificate was given, for the advice on a refused handshake.
-        private let hasClientCertificate: Bool
+        private var hasClientCertificate: Bool { tls?.certificate != nil }
 
         // The response, as libcurl's callbacks deliver it.
         private var statusLine = ""
@@ -47,7 +49,7 @@
             }
             self.easy = easy
             self.endpoint = endpoint
-            hasClientCertificate = tls?.certificate != nil
+            self.tls = tls
             errorText.initialize(to: 0)
             do {
                 try configure(request, dialTimeout: dialTimeout, tls: tls)
@@ -197,9 +199,12 @@
 
         /// Runs the exchange: `onHead` with the response head, `onBody` with each piece of the
         /// decoded body as it arrives, until the body ends or a receiver returns false. The head
-        /// must arrive by `headDeadline`; the body by the wait's rule.
+        /// must arrive by `headDeadline`; the body by the wait's rule. With a liveness check,
+        /// once the head is in, the check's request goes out every interval on a connection of
+        /// its own, in the same wait; a check unanswered in time ends the exchange.
         func run(
-            headDeadline: ContinuousClock.Instant, bodyWait: BodyWait, cancellation: Cancellation?,
+            headDeadline: ContinuousClock.Instant, bodyWait: HTTPConnection.BodyWait,
+            check: HTTPConnection.LivenessCheck?, cancellation: Cancellation?,
             onHead: @escaping (HTTPResponseHead) -> Bool, onBody: @escaping ([UInt8]) -> Bool
         ) throws(HTTPError) -> HTTPResponseHead {
             self.onHead = onHead
@@ -213,31 +218,48 @@
             curl_multi_add_handle(multi, easy)
             defer { curl_multi_remove_handle(multi, easy) }
             lastArrival = .now
+            var probe: (exchange: CurlExchange, deadline: ContinuousClock.Instant)?
+            defer { if let probe { curl_multi_remove_handle(multi, probe.exchange.easy) } }
+            var nextCheck = check.map { ContinuousClock.now + $0.interval }
 
             while true {
                 if cancellation?.isCancelled == true { throw .cancelled }
                 var running: Int32 = 0
                 curl_multi_perform(multi, &running)
-                if let code = Self.outcome(of: multi) {
-                    return try finish(code)
+                for (handle, code) in Self.finished(in: multi) {
+                    if handle == easy { return try finish(code) }
+                    guard let current = probe, handle == current.exchange.easy else { continue }
+                    curl_multi_remove_handle(multi, handle)
+                    probe = nil
+                    // Any answer, whatever its status, shows the server is alive.
+                    guard code == CURLE_OK || current.exchange.head != nil else {
+                        throw .timedOut("checking that the server is alive (\(current.exchange.error(for: code)))")
+                    }
+                    nextCheck = check.map { ContinuousClock.now + $0.interval }
                 }
-                let limit = try nextLimit(headDeadline: headDeadline, bodyWait: bodyWait)
+                let now = ContinuousClock.now
+                if let check, head != nil, probe == nil, let due = nextCheck, now >= due {
+                    let exchange = try CurlExchange(check.request, to: endpoint, dialTimeout: check.timeout, tls: tls)
+                    curl_multi_add_handle(multi, exchange.easy)
+                    probe = (exchange, now + check.timeout)
+                }
+                if let probe, now >= probe.deadline {
+                    throw .timedOut("checking that the server is alive (no answer within \(check?.timeout ?? .zero))")
+                }
+                var limit = try nextLimit(headDeadline: headDeadline, bodyWait: bodyWait)
+                if let wake = probe?.deadline ?? (head != nil ? nextCheck : nil) {
+                    limit = min(limit, Deadline.milliseconds(until: wake))
+                }
                 var wake = curl_waitfd(fd: cancellation?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)
                 curl_multi_poll(multi, &wake, cancellation == nil ? 0 : 1, limit, nil)
             }
         }
 
-        /// How a body's wait is bounded.
-        enum BodyWait {
-            /// The whole body by a deadline.
-            case until(ContinuousClock.Instant)
-            /// Each wait for more at most this long (`nil`: as long as the stream lives).
-            case idle(Duration?)
-        }
-
         /// Throws when a time limit has passed; otherwise the longest wait, in milliseconds,
         /// before one is checked again.
-        private func nextLimit(headDeadline: ContinuousClock.Instant, bodyWait: BodyWait) throws(HTTPError) -> Int32 {
+        private func nextLimit(headDeadline: ContinuousClock.Instant, bodyWait: HTTPConnection.BodyWait)
+            throws(HTTPError) -> Int32
+        {
             let now = ContinuousClock.now
             let deadline: ContinuousClock.Instant?
             let waiting: String
@@ -256,13 +278,16 @@
             return min(1000, Deadline.milliseconds(until: deadline))
         }
 
-        /// The result code of the finished transfer, or `nil` while it runs.
-        private static func outcome(of multi: UnsafeMutableRawPointer) -> CURLcode? {
+        /// The transfers that finished since the last call, with their result codes.
+        private static func finished(in multi: UnsafeMutableRawPointer) -> [(UnsafeMutableRawPointer?, CURLcode)] {
+            var done: [(UnsafeMutableRawPointer?, CURLcode)] = []
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
-                if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+                if message.pointee.msg == CURLMSG_DONE {
+                    done.append((message.pointee.easy_handle, message.pointee.data.result))
+                }
             }
-            return nil
+            return done
         }
 
         /// The head of a finished transfer, or the error its result code means.
@@ -285,7 +310,7 @@
         }
 
         /// What a failed transfer's result code means, with what to do about it.
-        private func error(for code: CURLcode) -> HTTPError {
+        fileprivate func error(for code: CURLcode) -> HTTPError {
             let detail = errorText.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorText)
             let lowered = detail.lowercased()
             switch code {

@@ -49,15 +49,17 @@ package struct HTTPConnection {
     /// Sends `request`, calls `onHead` with the response head, then `onBody` with each piece
     /// of the decoded body as soon as it arrives, until the body ends, `onBody` returns
     /// false, or an error. The head must arrive within `headTimeout`; afterwards each wait
-    /// for more bytes may last `idleTimeout` (`nil`: as long as the stream lives).
+    /// for more bytes may last `idleTimeout` (`nil`: as long as the stream lives), and a
+    /// `livenessCheck` that goes unanswered ends the stream with ``HTTPError/timedOut(_:)``.
     package func stream(
         _ request: HTTPRequest, headTimeout: Duration, idleTimeout: Duration?,
+        livenessCheck: LivenessCheck? = nil,
         onHead: (HTTPResponseHead) throws -> Void, onBody: ([UInt8]) throws -> Bool
     ) throws {
         var callbackError: (any Error)?
         _ = try exchange(
             request, headDeadline: ContinuousClock.now + headTimeout,
-            bodyWait: .idle(idleTimeout),
+            bodyWait: .idle(idleTimeout), check: livenessCheck,
             onHead: { head in
                 do { try onHead(head) } catch {
                     callbackError = error
@@ -75,29 +77,46 @@ package struct HTTPConnection {
     }
 
     /// How the body's wait is bounded.
-    private enum BodyWait {
+    enum BodyWait {
+        /// The whole body by a deadline.
         case until(ContinuousClock.Instant)
+        /// Each wait for more at most this long (`nil`: as long as the stream lives).
         case idle(Duration?)
+    }
+
+    /// A check that the server of a long, quiet stream is still there: a stream from a
+    /// process that froze (or a host cut off without a reset) stays open and silent, which
+    /// TCP keepalive notices only after minutes.
+    package struct LivenessCheck: Sendable {
+        /// How often the check goes out while the stream is open.
+        package var interval: Duration
+        /// How long it may take to be answered (any status) before the server counts as gone.
+        package var timeout: Duration
+        /// A request the server answers at once when it is alive.
+        package var request: HTTPRequest
+
+        /// A check sending `request` every `interval`, answered within `timeout`.
+        package init(interval: Duration, timeout: Duration, request: HTTPRequest) {
+            self.interval = interval
+            self.timeout = timeout
+            self.request = request
+        }
     }
 
     /// The exchange behind ``send(_:timeout:)`` and ``stream(_:headTimeout:idleTimeout:onHead:onBody:)``.
     private func exchange(
         _ request: HTTPRequest, headDeadline: ContinuousClock.Instant, bodyWait: BodyWait,
-        onHead: (HTTPResponseHead) -> Bool = { _ in true }, onBody: ([UInt8]) -> Bool
+        check: LivenessCheck? = nil, onHead: (HTTPResponseHead) -> Bool = { _ in true },
+        onBody: ([UInt8]) -> Bool
     ) throws(HTTPError) -> HTTPResponseHead {
         #if canImport(CCurl)
             let exchange = try CurlExchange(request, to: endpoint, dialTimeout: dialTimeout, tls: tls)
-            let wait: CurlExchange.BodyWait =
-                switch bodyWait {
-                case .until(let deadline): .until(deadline)
-                case .idle(let timeout): .idle(timeout)
-                }
             // The receivers are called only while `run` runs.
             return try withoutActuallyEscaping(onHead) { onHead throws(HTTPError) in
                 try withoutActuallyEscaping(onBody) { onBody throws(HTTPError) in
                     try exchange.run(
-                        headDeadline: headDeadline, bodyWait: wait, cancellation: cancellation, onHead: onHead,
-                        onBody: onBody)
+                        headDeadline: headDeadline, bodyWait: bodyWait, check: check, cancellation: cancellation,
+                        onHead: onHead, onBody: onBody)
                 }
             }
         #else

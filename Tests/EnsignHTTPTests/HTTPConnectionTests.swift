@@ -106,6 +106,36 @@ struct HTTPConnectionTests {
         #expect(pieces == 1)
     }
 
+    @Test("A quiet stream whose server stops answering ends when a liveness check goes unanswered")
+    func livenessCheck() throws {
+        // The server answers the stream, then falls silent; the check's connection is taken
+        // by the kernel's backlog and never answered, as a frozen process's would be.
+        let server = try ScriptedHTTPServer { connection in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{}\n\r\n")
+            connection.waitForClientToClose()
+        }
+        let check = HTTPConnection.LivenessCheck(
+            interval: .milliseconds(100), timeout: .milliseconds(300), request: HTTPRequest(path: "/health"))
+        var pieces = 0
+        let start = ContinuousClock.now
+        #expect {
+            try connection(server).stream(
+                HTTPRequest(path: "/v3/watch"), headTimeout: .seconds(5), idleTimeout: nil, livenessCheck: check,
+                onHead: { _ in },
+                onBody: { _ in
+                    pieces += 1
+                    return true
+                })
+        } throws: { error in
+            "\(error)".contains("checking that the server is alive")
+        }
+        let elapsed = ContinuousClock.now - start
+        server.join()
+        #expect(pieces == 1)
+        #expect(elapsed >= .milliseconds(390) && elapsed < .seconds(5), "took \(elapsed)")
+    }
+
     @Test("Cancelling interrupts a blocked stream read at once")
     func cancellation() throws {
         let server = try ScriptedHTTPServer { connection in

@@ -48,6 +48,13 @@ public struct EtcdConfiguration: Sendable, Hashable {
     public var credentials: EtcdCredentials?
     /// The delays between reconnection attempts.
     public var reconnectBackoff: EtcdBackoff
+    /// How often a watch checks that its member still answers (`nil`: never), as etcd's own
+    /// client does with `--keepalive-time`: a member that froze, or a host cut off without a
+    /// reset, leaves the watch open and silent, and the source would never hear of a change.
+    public var keepAliveInterval: Duration?
+    /// How long that check may go unanswered before the source moves to another member
+    /// (etcd's `--keepalive-timeout`).
+    public var keepAliveTimeout: Duration
     /// A PEM file of the certificate authorities to trust for `https://` endpoints (`nil`: the
     /// system's trust store); etcdctl's `--cacert`.
     public var caFile: String?
@@ -56,8 +63,9 @@ public struct EtcdConfiguration: Sendable, Hashable {
     /// The client certificate's private key, a PEM file; etcdctl's `--key`.
     public var keyFile: String?
 
-    /// Creates a configuration with a 2-second dial timeout, a 5-second request timeout, no
-    /// credentials, no TLS files and the default backoff.
+    /// Creates a configuration with a 2-second dial timeout, a 5-second request timeout, a
+    /// watch checked every 2 seconds and given up after 3 without an answer, no credentials,
+    /// no TLS files and the default backoff.
     public init(endpoints: [String], keyPrefix: String) {
         self.endpoints = endpoints
         self.keyPrefix = keyPrefix
@@ -65,6 +73,8 @@ public struct EtcdConfiguration: Sendable, Hashable {
         self.requestTimeout = .seconds(5)
         self.credentials = nil
         self.reconnectBackoff = EtcdBackoff()
+        self.keepAliveInterval = .seconds(2)
+        self.keepAliveTimeout = .seconds(3)
     }
 
     /// The endpoints in a comma-separated list (`http://a:2379,http://b:2379`), as command-line

@@ -146,13 +146,25 @@ struct EtcdEndpoint: Sendable {
         let request = HTTPRequest(
             path: "/v3/watch", headers: try headers(),
             body: Array(JSONValue.object(["create_request": create]).jsonText.utf8))
+        // The check: a serializable count of the watched key, answered by the member itself
+        // without the leader, so it tells whether this member is alive.
+        let check = try configuration.keepAliveInterval.map { interval throws(EtcdError) in
+            HTTPConnection.LivenessCheck(
+                interval: interval, timeout: configuration.keepAliveTimeout,
+                request: HTTPRequest(
+                    path: "/v3/kv/range", headers: try headers(),
+                    body: Array(
+                        JSONValue.object([
+                            "key": .string(Base64.encode(key.utf8)), "serializable": true, "count_only": true,
+                        ]).jsonText.utf8)))
+        }
         var splitter = JSONStreamSplitter()
         var status = 200
         var errorBody: [UInt8] = []
         var stoppedByCaller = false
         do {
             try connection.stream(
-                request, headTimeout: configuration.requestTimeout, idleTimeout: nil,
+                request, headTimeout: configuration.requestTimeout, idleTimeout: nil, livenessCheck: check,
                 onHead: { head in status = head.status },
                 onBody: { (bytes) throws(EtcdError) -> Bool in
                     guard status == 200 else {

@@ -116,7 +116,9 @@ enum SwiftCompiler {
                 "-module-name", "Scratch", "-I", modulesDirectory.path, "-I",
                 packageRoot.appendingPathComponent("Sources/CYAML").path, "-I",
                 // EnsignServe's C module, for the snippets of `ensign serve`'s article.
-                packageRoot.appendingPathComponent("Sources/CMicroHTTPD").path,
+                packageRoot.appendingPathComponent("Sources/CMicroHTTPD").path, "-I",
+                // EnsignHTTP's, for the snippets of the fleet and the remote source.
+                packageRoot.appendingPathComponent("Sources/CCurl").path,
             ] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
