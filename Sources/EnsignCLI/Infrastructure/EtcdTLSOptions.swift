@@ -10,7 +10,8 @@ enum EtcdTLSOptions {
                 "cacert", "FILE",
                 "trust etcd members whose certificates this PEM certificate authority issued (default: the system's"
                     + " trust store)"),
-            .value("cert", "FILE", "a PEM client certificate, for a cluster that requires one (etcd's client-cert-auth)"),
+            .value(
+                "cert", "FILE", "a PEM client certificate, for a cluster that requires one (etcd's client-cert-auth)"),
             .value("key", "FILE", "the client certificate's PEM private key file (a path: the key stays in its file)"),
         ])
 
