@@ -182,6 +182,19 @@ final class EtcdCluster: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Stops `member` with SIGSTOP, as a frozen process or a host cut off without a reset looks
+    /// to its clients: connections stay open, and nothing answers.
+    func freeze(_ member: Member) {
+        guard let process = member.process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Lets a frozen member run again (SIGCONT); harmless on one that is not frozen.
+    func thaw(_ member: Member) {
+        guard let process = member.process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGCONT)
+    }
+
     /// Restarts a killed member on the same ports and data directory and waits until it serves.
     func restart(_ member: Member) throws {
         try start(member)
