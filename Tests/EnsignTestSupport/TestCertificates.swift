@@ -96,10 +96,11 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// A client certificate signed by this authority for `commonName` (the user a server that
-    /// maps certificates to users sees), as `name.crt` and `name.key`.
-    public func issueClient(name: String = "client", commonName: String = "ensign-test") throws -> TestCertificate {
+    /// maps certificates to users sees; `nil`: none, as etcd's JSON gateway wants when
+    /// authentication is enabled), as `name.crt` and `name.key`.
+    public func issueClient(name: String = "client", commonName: String? = "ensign-test") throws -> TestCertificate {
         try sign(
-            name: name, commonName: commonName,
+            name: name, subject: commonName.map { "/CN=\($0)" } ?? "/O=Ensign tests",
             extensions: [
                 "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature,keyEncipherment",
                 "extendedKeyUsage=clientAuth",
@@ -117,13 +118,17 @@ public struct TestCertificateAuthority: Sendable {
 
     /// A new key and a certificate for it with exactly `extensions`, signed by this authority.
     private func sign(name: String, commonName: String, extensions: [String]) throws -> TestCertificate {
+        try sign(name: name, subject: "/CN=\(commonName)", extensions: extensions)
+    }
+
+    /// A new key and a certificate for `subject` (`/CN=…`) with exactly `extensions`, signed by this authority.
+    private func sign(name: String, subject: String, extensions: [String]) throws -> TestCertificate {
         let issued = TestCertificate(certificate: directory + "/\(name).crt", key: directory + "/\(name).key")
         let request = directory + "/\(name).csr"
         let extensionsFile = directory + "/\(name).ext"
         try (extensions.joined(separator: "\n") + "\n").write(toFile: extensionsFile, atomically: true, encoding: .utf8)
         try TestCertificate.openssl([
-            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", issued.key, "-out", request, "-subj",
-            "/CN=\(commonName)",
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", issued.key, "-out", request, "-subj", subject,
         ])
         // A random serial: two certificates from one authority must not share one.
         try TestCertificate.openssl([

@@ -51,9 +51,8 @@ struct EtcdEndpoint: Sendable {
         } catch {
             throw transportError(error)
         }
-        let json = try replies.json(response.body)
-        guard response.status == 200 else { throw replies.serverError(json, status: response.status) }
-        return json
+        guard response.status == 200 else { throw replies.failure(response.body, status: response.status) }
+        return try replies.json(response.body)
     }
 
     /// The headers of every request: JSON, the token, and the `hasleader` metadata, so a
@@ -190,7 +189,7 @@ struct EtcdEndpoint: Sendable {
         } catch {
             throw .malformedResponse(endpoint: name, detail: "\(error)")
         }
-        if status != 200 { throw replies.serverError((try? replies.json(errorBody)) ?? .null, status: status) }
+        if status != 200 { throw replies.failure(errorBody, status: status) }
         if stoppedByCaller { return }
         throw .unreachable(["\(name): the watch stream ended"])
     }

@@ -84,6 +84,22 @@ package struct EtcdReplyReader: Sendable {
             compactRevision: result["compact_revision"]?.int64Value ?? 0, events: events)
     }
 
+    /// An answer with an error status: the error its JSON holds, or, when the body is not
+    /// JSON (the gateway refuses some requests in plain text), that text as the message.
+    package func failure(_ bytes: [UInt8], status: Int) -> EtcdError {
+        guard let json = try? JSONValue(jsonBytes: bytes) else {
+            var text = String(decoding: bytes.prefix(300), as: UTF8.self)
+            while text.last?.isWhitespace == true { text.removeLast() }
+            if text.contains("CommonName of client") {
+                text +=
+                    " (with authentication enabled, etcd's JSON gateway, which Ensign uses, refuses a client"
+                    + " certificate that has a Common Name: issue the client one without)"
+            }
+            return .server(endpoint: endpoint, code: 0, message: text.isEmpty ? "HTTP status \(status)" : text)
+        }
+        return serverError(json, status: status)
+    }
+
     /// An error answer: `{"error": "…", "message": "…", "code": N}` (unary) or
     /// `{"grpc_code": N, "message": "…"}` (inside a stream's `error`).
     package func serverError(_ json: JSONValue, status: Int) -> EtcdError {

@@ -106,6 +106,58 @@ extension EtcdIntegrationTests {
             #expect(context.value(forKeyNamed: "list.pageSize") == before && before != 60)
         }
 
+        @Test(
+            "TLS with client certificates and etcd's authentication: the app's read-only user reads live and cannot write; the operator's user writes"
+        )
+        func withAuthentication() throws {
+            let directory = try TemporaryDirectory()
+            let tls = try EtcdCluster.TLS(in: directory)
+            let cluster = try EtcdCluster(tls: tls)
+            defer { cluster.stop() }
+            let prefix = uniquePrefix("tls-auth")
+            for command in [
+                ["user", "add", "root:root-secret"], ["role", "add", "app-read"],
+                ["role", "grant-permission", "app-read", "--prefix=true", "read", prefix],
+                ["user", "add", "app:app-secret"], ["user", "grant-role", "app", "app-read"],
+                ["role", "add", "ops-write"],
+                ["role", "grant-permission", "ops-write", "--prefix=true", "readwrite", prefix],
+                ["user", "add", "ops:ops-secret"], ["user", "grant-role", "ops", "ops-write"], ["auth", "enable"],
+            ] {
+                try cluster.etcdctl(command)
+            }
+
+            let context = try AppContext(definitions: bankDefinitions)
+            var configuration = testConfiguration(cluster.clientURLs, prefix: prefix)
+            tls.configure(&configuration)
+            configuration.credentials = EtcdCredentials(username: "app", password: "app-secret")
+            let source = try EtcdFleetSource.start(context: context, configuration: configuration)
+            defer { source.stop() }
+            #expect(source.waitUntilSynced(timeout: .seconds(10)))
+
+            let flags = try EnsignProcess.definitionsDirectory(bankDefinitions)
+            defer { try? FileManager.default.removeItem(atPath: flags) }
+            let set = { (user: String, password: String) in
+                try EnsignProcess.run(
+                    [
+                        "fleet", "set", "list.pageSize", "75", "--etcd", cluster.clientURLs[0], "--prefix", prefix,
+                        "--flags", flags, "--user", user,
+                    ] + Self.options(tls), environment: ["ENSIGN_ETCD_PASSWORD": password])
+            }
+            let refused = try set("app", "app-secret")
+            #expect(refused.status == 1 && refused.errors.contains("permission denied"), "\(refused.errors)")
+            let wrongPassword = try set("ops", "not-it")
+            #expect(
+                wrongPassword.status == 1 && wrongPassword.errors.contains("authentication failed"),
+                "\(wrongPassword.errors)")
+            let written = try set("ops", "ops-secret")
+            #expect(written.status == 0, "\(written.errors)")
+            #expect(
+                waitUntil("the value over TLS and auth", timeout: .seconds(10)) {
+                    context.value(forKeyNamed: "list.pageSize") == 75
+                })
+            #expect(!context.status.isDegraded)
+        }
+
         /// `--cacert`, `--cert` and `--key` for the cluster's authority and client certificate.
         static func options(_ tls: EtcdCluster.TLS) -> [String] {
             ["--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key]

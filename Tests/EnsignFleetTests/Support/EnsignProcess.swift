@@ -7,8 +7,8 @@ enum EnsignProcess {
 
     static let executable = BuiltExecutable.url(named: "ensign")
 
-    static func run(_ arguments: [String]) throws -> Result {
-        try BuiltExecutable.run("ensign", arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try BuiltExecutable.run("ensign", arguments, environment: environment)
     }
     /// A new temporary definitions directory holding `text` as `app.yaml`; the caller removes it.
     static func definitionsDirectory(_ text: String) throws -> String {

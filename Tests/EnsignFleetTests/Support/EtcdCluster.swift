@@ -97,14 +97,17 @@ final class EtcdCluster: @unchecked Sendable {
         var authority: TestCertificateAuthority
         /// The members' certificate (server and client use: a member is a client of its own gateway).
         var member: TestCertificate
-        /// A client certificate the cluster accepts, for the tests' own probes and etcdctl.
+        /// A client certificate the cluster accepts, for the apps, the tests' probes and etcdctl.
         var client: TestCertificate
 
         /// A new authority in `directory`, and the certificates it issues.
         init(in directory: TemporaryDirectory) throws {
             authority = try TestCertificateAuthority(in: directory)
             member = try authority.issue(name: "etcd", usage: "serverAuth,clientAuth")
-            client = try authority.issueClient()
+            // No common name: with authentication enabled, etcd's JSON gateway refuses a client
+            // certificate that has one ("CommonName of client sending a request against gateway
+            // will be ignored"), since the gateway would not use it as the user.
+            client = try authority.issueClient(commonName: nil)
         }
 
         /// Sets a configuration's TLS files to trust the authority and present the client certificate.
