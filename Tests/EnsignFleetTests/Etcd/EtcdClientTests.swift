@@ -1,3 +1,4 @@
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -97,7 +98,7 @@ extension EtcdIntegrationTests {
             #expect(seen.map(\.keyValue.key) == ["/test/live"] && seen.first?.kind == .put)
         }
 
-        @Test("With credentials the client authenticates, and again when its token is rejected")
+        @Test("With credentials the client authenticates, again when its token is rejected, and after etcd restarts")
         func authentication() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
@@ -131,6 +132,16 @@ extension EtcdIntegrationTests {
             defer { source.stop() }
             #expect(source.waitUntilSynced(timeout: .seconds(10)))
             #expect(context.value(forKeyNamed: "list.pageSize") == 50)
+
+            // A restart invalidates etcd's simple tokens: the client and the source each get a
+            // new one on their own, and the source's watch resumes.
+            cluster.kill(cluster.members[0])
+            try cluster.restart(cluster.members[0])
+            #expect(try client.get("/auth/list.pageSize").keyValue?.valueText == "50")
+            let written = try client.put("/auth/list.pageSize", value: Array("60".utf8))
+            #expect(source.waitForRevision(written, timeout: .seconds(20)))
+            #expect(context.value(forKeyNamed: "list.pageSize") == 60)
+            #expect(waitUntil("the source to be healthy after the restart") { !context.status.isDegraded })
         }
 
         @Test("The prefix range end covers exactly the keys under the prefix")

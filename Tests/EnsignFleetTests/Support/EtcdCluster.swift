@@ -240,6 +240,9 @@ final class EtcdCluster: @unchecked Sendable {
             do {
                 _ = try client.get("/health/probe")
                 return true
+            } catch EtcdError.server(_, let code, _) where [3, 7, 16].contains(code) {
+                // Refused for want of credentials (authentication is enabled): it serves.
+                return true
             } catch {
                 lastError = error
                 guard member.isRunning else {
