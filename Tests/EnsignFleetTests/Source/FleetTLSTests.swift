@@ -158,6 +158,34 @@ extension EtcdIntegrationTests {
             #expect(!context.status.isDegraded)
         }
 
+        @Test("`ensign serve --etcd https://… --cacert --cert --key` serves the fleet's values and follows its writes")
+        func serveJoinsOverTLS() throws {
+            let directory = try TemporaryDirectory()
+            let tls = try EtcdCluster.TLS(in: directory)
+            let cluster = try EtcdCluster(tls: tls)
+            defer { cluster.stop() }
+            let prefix = uniquePrefix("tls-serve")
+            let client = try cluster.client(prefix: prefix)
+            try client.put(prefix + "list.pageSize", value: Array("40".utf8))
+            let flagsFile = try directory.write("flags.yaml", ServeReplicaTests.flags)
+            let server = try ServeProcess(
+                flags: flagsFile,
+                arguments: ["--etcd", cluster.clientURLs[0], "--etcd-prefix", prefix] + Self.options(tls))
+            defer { _ = server.stop() }
+            let pageSize = { (value: Int) in #""key":"list.pageSize","reason":"STATIC","value":\#(value)"# }
+            #expect(
+                waitUntil("the fleet's value in serve's answers", timeout: .seconds(20)) {
+                    (try? Curl.bulk(port: server.port, body: ServeReplicaTests.bulkBody).body.contains(pageSize(40)))
+                        == true
+                })
+            try client.put(prefix + "list.pageSize", value: Array("45".utf8))
+            #expect(
+                waitUntil("the write in serve's answers", timeout: .seconds(20)) {
+                    (try? Curl.bulk(port: server.port, body: ServeReplicaTests.bulkBody).body.contains(pageSize(45)))
+                        == true
+                })
+        }
+
         /// `--cacert`, `--cert` and `--key` for the cluster's authority and client certificate.
         static func options(_ tls: EtcdCluster.TLS) -> [String] {
             ["--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key]
