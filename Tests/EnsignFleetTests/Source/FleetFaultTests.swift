@@ -128,13 +128,9 @@ extension EtcdIntegrationTests {
             defer { cluster.stop() }
             let prefix = uniquePrefix("three")
             let urls = cluster.clientURLs
-            // The first app starts on member 0 (the one to be killed), the second on member 1.
-            let fleet = try FleetApps(
-                definitions: WriteStream.definitions(count: 500), endpoints: [urls, [urls[1], urls[2], urls[0]]],
-                prefix: prefix)
+            let fleet = try Self.twoApps(on: cluster, prefix: prefix)
             defer { fleet.stop() }
             let apps = fleet.contexts
-            #expect(apps[0].status.fleet?.source == "etcd \(urls[0])")
 
             let stream = WriteStream(count: 500, client: try cluster.client(prefix: prefix), prefix: prefix)
             #expect(stream.acknowledged.wait(until: { $0 >= 100 }, timeout: .seconds(60)))
@@ -158,12 +154,9 @@ extension EtcdIntegrationTests {
             defer { cluster.stop() }
             let prefix = uniquePrefix("frozen")
             let urls = cluster.clientURLs
-            let fleet = try FleetApps(
-                definitions: WriteStream.definitions(count: 500), endpoints: [urls, [urls[1], urls[2], urls[0]]],
-                prefix: prefix)
+            let fleet = try Self.twoApps(on: cluster, prefix: prefix)
             defer { fleet.stop() }
             let apps = fleet.contexts
-            #expect(apps[0].status.fleet?.source == "etcd \(urls[0])")
 
             // The writer is another process's client, on the members that stay awake.
             let stream = WriteStream(
@@ -192,6 +185,17 @@ extension EtcdIntegrationTests {
             if remaining > .zero { Thread.sleep(forTimeInterval: Double(remaining.components.seconds)) }
             cluster.thaw(cluster.members[0])
             try Self.expectConverged(apps, on: stream)
+        }
+
+        /// Two apps on a three-member cluster for a stream of 500 keys: the first starts on
+        /// member 0 (the one the test harms), the second on member 1.
+        private static func twoApps(on cluster: EtcdCluster, prefix: String) throws -> FleetApps {
+            let urls = cluster.clientURLs
+            let fleet = try FleetApps(
+                definitions: WriteStream.definitions(count: 500), endpoints: [urls, [urls[1], urls[2], urls[0]]],
+                prefix: prefix)
+            #expect(fleet.contexts[0].status.fleet?.source == "etcd \(urls[0])")
+            return fleet
         }
 
         /// Each app converges on what the stream wrote, and agrees with etcd key by key.
