@@ -19,7 +19,7 @@
         private let easy: UnsafeMutableRawPointer
         private var headerList: UnsafeMutablePointer<curl_slist>?
         /// libcurl writes its detailed message for a failure here (CURLOPT_ERRORBUFFER).
-        private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        private let errorText: UnsafeMutablePointer<CChar>
         private let endpoint: HTTPEndpoint
         /// The TLS files, for the liveness checks of a stream, which use the same.
         private let tls: HTTPTLSFiles?
@@ -50,6 +50,7 @@
             self.easy = easy
             self.endpoint = endpoint
             self.tls = tls
+            errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
             errorText.initialize(to: 0)
             do {
                 try configure(request, dialTimeout: dialTimeout, tls: tls)
@@ -105,13 +106,24 @@
                 try check(code, CURLOPT_COPYPOSTFIELDS)
             }
 
+            // A line break in a header would start another header (or the body) of the
+            // server's choosing; such a value comes from configuration, and is refused.
+            for header in request.headers
+            where (header.name + header.value).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+                throw .invalidRequest("the header '\(header.name)' holds a line break or a NUL byte")
+            }
             var lines = request.headers.map { "\($0.name): \($0.value)" }
             let names = Set(request.headers.map { $0.name.lowercased() })
             // libcurl would add a form content type to a POST and ask for 100-continue on a
             // large body; neither is wanted. An empty value removes a header libcurl adds.
             if !names.contains("content-type") { lines.append("Content-Type:") }
             lines.append("Expect:")
-            for line in lines { headerList = curl_slist_append(headerList, line) }
+            for line in lines {
+                guard let appended = curl_slist_append(headerList, line) else {
+                    throw .invalidRequest("libcurl could not take the request's headers")
+                }
+                headerList = appended
+            }
             try check(ensign_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
 
             if let tls {
@@ -357,6 +369,8 @@
                 return .connectionClosed("the server closed the connection without answering (\(detail))")
             case CURLE_PARTIAL_FILE:
                 return .connectionClosed("the body ended early (\(detail))")
+            case CURLE_URL_MALFORMAT:
+                return .invalidURL(endpoint.origin + endpoint.basePath, reason: detail)
             case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING:
                 return .malformed(detail)
             default:

@@ -2,6 +2,8 @@
 package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL cannot be used.
     case invalidURL(String, reason: String)
+    /// The request cannot be sent as it is (a header with a line break).
+    case invalidRequest(String)
     /// The host name did not resolve.
     case unresolvable(host: String, reason: String)
     /// The TCP connection could not be made (refused, unreachable, …).
@@ -22,6 +24,7 @@ package enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid URL '\(url)': \(reason)"
+        case .invalidRequest(let reason): return "invalid request: \(reason)"
         case .unresolvable(let host, let reason): return "cannot resolve '\(host)': \(reason)"
         case .connectFailed(let reason): return "cannot connect: \(reason)"
         case .timedOut(let what): return "timed out \(what)"

@@ -177,6 +177,19 @@ struct HTTPConnectionTests {
         server.join()
     }
 
+    @Test("A header value with a line break is refused before anything is sent")
+    func headerInjection() throws {
+        let client = HTTPConnection(endpoint: try HTTPEndpoint("http://127.0.0.1:1"), dialTimeout: .seconds(2))
+        for value in ["a\r\nInjected: 1", "a\nb", "a\u{0}b"] {
+            #expect {
+                _ = try client.send(HTTPRequest(path: "/", headers: [("X-Token", value)]), timeout: .seconds(2))
+            } throws: { error in
+                guard case .invalidRequest(let reason) = error as? HTTPError else { return false }
+                return reason.contains("X-Token")
+            }
+        }
+    }
+
     @Test("A refused connection fails at once")
     func refused() throws {
         let port = try ScriptedHTTPServer.freePort()
