@@ -48,7 +48,9 @@ struct CurlTransportTests {
         print("remote over https: ensign set → the app's value, p50 \(delays[delays.count / 2]), max \(delays.last!)")
         let stopped = ContinuousClock.now
         source.stop()
-        #expect(ContinuousClock.now - stopped < .seconds(1), "stop() ends the stream at once")
+        let stopping = ContinuousClock.now - stopped
+        print("remote over https: stop() returned after \(stopping), the event stream closed")
+        #expect(stopping < .seconds(1), "stop() ends the stream at once")
     }
 
     @Test(
