@@ -43,6 +43,9 @@ public struct OFREPRemoteConfiguration: Sendable {
     public var certificateFile: String?
     /// The client certificate's private key, a PEM file (never the key itself).
     public var keyFile: String?
+    /// What ``fromEnvironment(evaluationContext:baseURL:headers:variables:)`` skipped in
+    /// `OFREP_HEADERS`, and why; the source reports each as a warning in the context's status.
+    public internal(set) var environmentWarnings: [String] = []
     /// The first wait after a failure; it doubles, with jitter, up to ``maximumBackoff``.
     public var initialBackoff: Duration
     /// The longest wait between attempts (a `Retry-After` may ask for longer, and is obeyed).
@@ -73,5 +76,12 @@ extension OFREPRemoteConfiguration {
     var tlsFiles: HTTPTLSFiles? {
         guard caFile != nil || certificateFile != nil || keyFile != nil else { return nil }
         return HTTPTLSFiles(certificateAuthorities: caFile, certificate: certificateFile, key: keyFile)
+    }
+}
+
+extension OFREPRemoteConfiguration {
+    /// ``environmentWarnings`` as the warnings each delivery reports.
+    var environmentDiagnostics: [Diagnostic] {
+        environmentWarnings.map { Diagnostic(.warning, at: .unknown("env:" + EnvironmentVariable.headers), $0) }
     }
 }

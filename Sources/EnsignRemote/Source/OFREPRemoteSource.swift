@@ -154,7 +154,7 @@ public final class OFREPRemoteSource: ValueProvider {
             return state
         }
         var provided = RemoteValues.provided(from: cached.response, origin: name + " (cached)")
-        provided.diagnostics += problems
+        provided.diagnostics += problems + configuration.environmentDiagnostics
         state.pendingProblems = []
         state.etag = cached.etag
         state.current = cached.response

@@ -205,7 +205,7 @@ final class RemoteSession: Sendable {
     /// Delivers `flags` as the live fleet layer, with the problems waiting to be reported.
     private func deliver(_ flags: OFREPBulkEvaluationResponse, _ state: inout LoopState) {
         var provided = RemoteValues.provided(from: flags, origin: name)
-        provided.diagnostics += state.pendingProblems
+        provided.diagnostics += state.pendingProblems + configuration.environmentDiagnostics
         state.pendingProblems = []
         state.servingCache = false
         let delivered = provided
