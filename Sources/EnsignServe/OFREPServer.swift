@@ -81,7 +81,8 @@ public final class OFREPServer: Sendable {
             // no lock per read and write to keep its time-out list in order.
             inactivityTimeoutSeconds: 0,
             listenBacklog: 4096, perAddressConnectionLimit: options.connectionLimitPerAddress, tls: options.tls,
-            maximumHeaderCount: options.maximumHeaderCount, maximumBodyBytes: service.options.maximumBodyBytes)
+            maximumHeaderCount: options.maximumHeaderCount, maximumBodyBytes: service.options.maximumBodyBytes,
+            extraHeaderNames: Array(service.options.contextFromHeaders.keys))
         let daemon: HTTPDaemon
         do {
             daemon = try HTTPDaemon.start(

@@ -56,6 +56,14 @@ enum ServeCommand {
                 "event-stream-limit", "N",
                 "the most event streams at once (default: three quarters of the connection limit, at most 50000)"),
             .value("socket", "PATH", "the control socket (default: <runtime dir>/serve.<pid>.sock)"),
+            .value(
+                "context-value", "KEY=VALUE",
+                "add KEY (a string) to every evaluation's context, over the request's own (flagd's -X)",
+                repeatable: true),
+            .value(
+                "context-from-header", "HEADER=KEY",
+                "copy request header HEADER into the context as KEY, over the other values (flagd's -H; HEADER:KEY too)",
+                repeatable: true),
             .flag(
                 "null-variant",
                 "write \"variant\": null for a flag without one instead of leaving it out (for OpenFeature's"
@@ -75,6 +83,36 @@ enum ServeCommand {
             """,
         run: run)
 
+    /// `--context-value KEY=VALUE` and `--context-from-header HEADER=KEY` (or `HEADER:KEY`,
+    /// flagd's spelling), checked: a pair each, a key, and a header name HTTP allows.
+    static func contextEnrichment(_ arguments: ParsedArguments) throws(UsageError) -> (
+        [String: JSONValue], [String: String]
+    ) {
+        var values: [String: JSONValue] = [:]
+        for pair in arguments.options("context-value") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw UsageError("--context-value takes KEY=VALUE, not '\(pair)'")
+            }
+            values[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
+        }
+        var headers: [String: String] = [:]
+        for pair in arguments.options("context-from-header") {
+            guard let separator = pair.firstIndex(where: { $0 == "=" || $0 == ":" }) else {
+                throw UsageError("--context-from-header takes HEADER=KEY, not '\(pair)'")
+            }
+            let header = pair[..<separator]
+            let key = pair[pair.index(after: separator)...]
+            let tokenCharacters = "!#$%&'*+-.^_`|~"
+            guard !header.isEmpty, !key.isEmpty,
+                header.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || tokenCharacters.contains($0) })
+            else {
+                throw UsageError("--context-from-header takes HEADER=KEY with a header name HTTP allows, not '\(pair)'")
+            }
+            headers[header.lowercased()] = String(key)
+        }
+        return (values, headers)
+    }
+
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard let flags = arguments.option("flags") else {
             throw UsageError("give the definitions with --flags DIR|FILE")
@@ -89,6 +127,7 @@ enum ServeCommand {
             throw UsageError("--listen: \(error)")
         }
         let credentials = try readCredentials(arguments)
+        let enrichment = try contextEnrichment(arguments)
         var serverOptions = OFREPServerOptions()
         serverOptions.listenAddress = listen
         serverOptions.managementAddress = try arguments.option("management-listen").map { text in
@@ -130,6 +169,7 @@ enum ServeCommand {
         serviceOptions.credentials = credentials
         serviceOptions.eventStreamPath = OFREPServiceOptions.defaultEventStreamPath
         serviceOptions.writesNullVariant = arguments.flag("null-variant")
+        (serviceOptions.staticContext, serviceOptions.contextFromHeaders) = enrichment
         let server: OFREPServer
         do {
             server = try OFREPServer.start(

@@ -13,7 +13,7 @@ extension OFREPService {
                     errorDetails: "the key in the path is not valid percent-encoded UTF-8"
                 ).jsonText)
         }
-        let members: [String: JSONValue]
+        var members: [String: JSONValue]
         do {
             members = try OFREPEvaluationRequest(jsonBytes: request.body).context
         } catch {
@@ -21,6 +21,7 @@ extension OFREPService {
                 400,
                 OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
+        enrich(&members, from: request)
         let snapshot = context.untrackedSnapshot
         let details = snapshot.details(
             forKeyNamed: key,
@@ -38,13 +39,15 @@ extension OFREPService {
     func evaluateBulk(
         _ request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
     ) -> OFREPHTTPResponse {
-        let members: [String: JSONValue]
+        var members: [String: JSONValue]
         do {
             members = try OFREPEvaluationRequest(jsonBytes: request.body).context
         } catch {
             return .json(
                 400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
         }
+        // Before the tag: it names the context the flags are evaluated in.
+        enrich(&members, from: request)
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot
         let tag = OFREPEntityTag(configurationDigest: configurationDigest(of: snapshot), context: members)
@@ -68,5 +71,16 @@ extension OFREPService {
         }
         let response = OFREPBulkEvaluationResponse(flags: flags, eventStreams: streams)
         return .json(200, response.jsonText, headers: tagHeaders)
+    }
+
+    /// Adds the configured context to a request's (``OFREPServiceOptions/staticContext``,
+    /// then ``OFREPServiceOptions/contextFromHeaders``), in flagd's order of precedence:
+    /// headers over static values over the request's own context (flagd's architecture
+    /// decision "Static and Dynamic Context Enrichment"). Nothing to do, nothing done.
+    func enrich(_ members: inout [String: JSONValue], from request: OFREPHTTPRequest) {
+        for (key, value) in options.staticContext { members[key] = value }
+        for (header, key) in options.contextFromHeaders {
+            if let value = request.header(header) { members[key] = .string(value) }
+        }
     }
 }

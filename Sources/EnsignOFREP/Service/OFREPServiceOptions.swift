@@ -1,3 +1,5 @@
+import Ensign
+
 /// How an ``OFREPService`` answers: who may ask, what it advertises, and how large a body it reads.
 ///
 /// ```swift
@@ -27,10 +29,21 @@ public struct OFREPServiceOptions: Sendable {
     /// is a string when present, so the default, `false`, leaves it out.
     public var writesNullVariant: Bool
 
+    /// Context every evaluation gets, whatever the request says (flagd's `--context-value`):
+    /// what does not change while the server runs, such as its region. It wins over the
+    /// request's own context, as flagd merges them.
+    public var staticContext: [String: JSONValue]
+    /// Request headers whose values become context attributes, by lower-cased header name:
+    /// `["x-user-email": "email"]` (flagd's `--context-from-header`). They win over the
+    /// static context and the request's own, as flagd merges them; a header the request does
+    /// not carry adds nothing.
+    public var contextFromHeaders: [String: String]
+
     /// The event stream's path when the HTTP server serves one.
     public static let defaultEventStreamPath = "/ofrep/v1/events"
 
-    /// Options with no credentials, no event stream, a 1 s minimum poll interval and a 64 KiB body limit.
+    /// Options with no credentials, no event stream, a 1 s minimum poll interval, a 64 KiB body
+    /// limit and no context enrichment.
     public init() {
         credentials = nil
         eventStreamPath = nil
@@ -39,5 +52,7 @@ public struct OFREPServiceOptions: Sendable {
         maximumBodyBytes = 64 * 1024
         name = "Ensign"
         writesNullVariant = false
+        staticContext = [:]
+        contextFromHeaders = [:]
     }
 }

@@ -43,9 +43,14 @@ final class HTTPDaemon: Sendable {
         var tls: ServerTLS?
         var maximumHeaderCount: Int
         var maximumBodyBytes: Int
+        /// Header names, lower case, copied into requests besides the routes' own: those the
+        /// service maps into evaluation context.
+        var extraHeaderNames: [String] = []
     }
 
     let configuration: Configuration
+    /// ``Configuration/extraHeaderNames`` as C strings, for the header pass.
+    let extraHeaderNames: [[CChar]]
     let table: ConnectionTable
     let responder: any HTTPResponder
     /// libmicrohttpd's messages once started (a failed TLS handshake, a refused connection);
@@ -71,6 +76,7 @@ final class HTTPDaemon: Sendable {
         log: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
+        extraHeaderNames = configuration.extraHeaderNames.map { Array($0.lowercased().utf8CString) }
         self.table = table
         self.responder = responder
         self.log = log
@@ -134,7 +140,8 @@ final class HTTPDaemon: Sendable {
             if let connection, let slot = HTTPDaemon.slot(ensign_mhd_socket_context(connection)) {
                 HTTPDaemon.from(context).table.requestLineArrived(slot)
             }
-            return Unmanaged.passRetained(RequestState()).toOpaque()
+            let daemon = HTTPDaemon.from(context)
+            return Unmanaged.passRetained(RequestState(extraHeaderNames: daemon.extraHeaderNames)).toOpaque()
         }
         settings.pointee.handler = { context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
             HTTPDaemon.from(context).handle(
@@ -257,7 +264,8 @@ extension HTTPDaemon {
     ) -> MHD_Result {
         if requestContext.pointee == nil {
             // The request line callback always makes one; this is a defence, not a path.
-            requestContext.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+            requestContext.pointee = Unmanaged.passRetained(RequestState(extraHeaderNames: extraHeaderNames))
+                .toOpaque()
         }
         let state = Unmanaged<RequestState>.fromOpaque(requestContext.pointee!).takeUnretainedValue()
         if !state.isHeaderSectionComplete {
@@ -340,6 +348,11 @@ extension HTTPDaemon {
                 } else if let read = HTTPDaemon.readHeaderNames.first(where: { HTTPDaemon.isNamed(name, $0) }) {
                     let key = read.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
                     // The first of repeated fields, as a lookup by name would find.
+                    if state.headers[key] == nil { state.headers[key] = String(cString: value) }
+                } else if !state.extraHeaderNames.isEmpty,
+                    let extra = state.extraHeaderNames.first(where: { strcasecmp(name, $0) == 0 })
+                {
+                    let key = String(decoding: extra.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     if state.headers[key] == nil { state.headers[key] = String(cString: value) }
                 }
                 return .YES

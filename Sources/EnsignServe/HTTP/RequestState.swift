@@ -18,5 +18,11 @@ final class RequestState {
     /// Whether a response is queued (after which the rest of the body is discarded).
     var isAnswered = false
 
-    init() {}
+    /// Header names to copy besides the server's own (lower case, NUL-terminated): those the
+    /// service maps into context. Shared by every request of a daemon.
+    let extraHeaderNames: [[CChar]]
+
+    init(extraHeaderNames: [[CChar]] = []) {
+        self.extraHeaderNames = extraHeaderNames
+    }
 }
