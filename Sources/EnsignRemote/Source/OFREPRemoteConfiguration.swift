@@ -27,8 +27,10 @@ public struct OFREPRemoteConfiguration: Sendable {
     public var cacheFile: String?
     /// How old a cached evaluation may be and still be used at start (30 days).
     public var cacheTimeToLive: Duration
-    /// How often to ask again when no event stream is connected (`nil`: never; then only event
-    /// streams, reconnections and ``OFREPRemoteSource/refresh()`` fetch).
+    /// How often to ask again when no event stream is connected; `nil` (the default, as OFREP
+    /// ADR 0010 decides for static-context clients): never, so values stay put for a session
+    /// and only event streams, reconnections and ``OFREPRemoteSource/refresh()`` (call it when
+    /// the app returns to the foreground) fetch.
     public var pollInterval: Duration?
     /// Whether to follow the server's event streams (ADR 0008) when it offers them.
     public var followsEventStreams: Bool
@@ -51,8 +53,8 @@ public struct OFREPRemoteConfiguration: Sendable {
     /// The longest wait between attempts (a `Retry-After` may ask for longer, and is obeyed).
     public var maximumBackoff: Duration
 
-    /// A configuration with the defaults: poll every 30 seconds while no event stream is
-    /// connected, follow event streams, no cache file.
+    /// A configuration with the defaults: follow event streams, no timer polling (ADR 0010),
+    /// no cache file.
     public init(
         baseURL: String, evaluationContext: EvaluationContext, headers: [String: String] = [:],
         cacheFile: String? = nil
@@ -62,7 +64,7 @@ public struct OFREPRemoteConfiguration: Sendable {
         self.headers = headers
         self.cacheFile = cacheFile
         cacheTimeToLive = .seconds(30 * 24 * 3600)
-        pollInterval = .seconds(30)
+        pollInterval = nil
         followsEventStreams = true
         requestTimeout = .seconds(10)
         connectTimeout = .seconds(2)

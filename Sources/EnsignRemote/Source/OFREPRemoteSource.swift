@@ -30,7 +30,9 @@ import EnsignOFREP
 /// values in force (`If-None-Match`; a 304 means nothing changed). When the server offers an
 /// event stream (ADR 0008, as `ensign serve` does) it follows it and re-fetches on each
 /// change notification, and once after each connect; otherwise, or while the stream is down,
-/// it polls every ``OFREPRemoteConfiguration/pollInterval``. When a request fails it keeps the
+/// it fetches when ``refresh()`` asks (on foreground) or, when a
+/// ``OFREPRemoteConfiguration/pollInterval`` is set, on that timer (off by default, as OFREP
+/// ADR 0010 decides for static-context clients). When a request fails it keeps the
 /// last good values, reports the server unavailable (`AppContext.status` is degraded, with
 /// `ContextStatus.fleet` saying why) and tries again with exponential backoff and jitter, never
 /// sooner than a `429` or `503` response's `Retry-After` asks.

@@ -9,7 +9,7 @@ extension OFREPRemoteSource {
     /// Whether a source made with ``init(configuration:sessionConfiguration:)`` follows the
     /// server's event streams: on Apple platforms; not on Linux, where FoundationNetworking
     /// cannot cancel a task safely and a stream ends only when cancelled, so the source polls
-    /// (every ``OFREPRemoteConfiguration/pollInterval``; keep it set).
+    /// (every ``OFREPRemoteConfiguration/pollInterval``: set one there, as it is off by default).
     public static var urlSessionFollowsEventStreams: Bool { URLSessionTaskRouter.cancelsTasks }
 
     /// A source that reaches its server through `URLSession`: `https://` (TLS) as well as `http://`.

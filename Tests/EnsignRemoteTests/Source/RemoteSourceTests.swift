@@ -156,8 +156,11 @@ struct RemoteSourceTests {
         #expect(waitUntil("recovery", timeout: .seconds(10)) { context.status.fleet?.isReachable == true })
     }
 
-    @Test("refresh() fetches at once, without polling, and cuts a long backoff short when the server is back")
+    @Test(
+        "No timer polling by default (ADR 0010); refresh() fetches at once and cuts a long backoff short when the server is back"
+    )
     func refresh() throws {
+        #expect(OFREPRemoteConfiguration(baseURL: testBaseURL, evaluationContext: [:]).pollInterval == nil)
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { $0.offersStream = false }
         var configuration = testConfiguration(poll: nil)
