@@ -14,9 +14,11 @@ struct OFREPEntityTag: Hashable {
     /// The tag for a configuration digest and a request's context, digested in its canonical
     /// form (compact JSON, members sorted), so that the same context gives the same tag however
     /// it was written.
-    init(configurationDigest: String, context: [String: JSONValue]) {
+    init(configurationDigest: String, context: [String: JSONValue], selector: OFREPFlagSetSelector? = nil) {
         var canonical: [UInt8] = []
         JSONValue.object(context).appendJSON(to: &canonical, sortingMembers: true)
+        // A selected set is another answer for the same context: its own tag.
+        if let selector { canonical += Array("\n\(selector)".utf8) }
         text = "\"\(configurationDigest)-\(ContentDigest(of: canonical).hexadecimal)\""
     }
 

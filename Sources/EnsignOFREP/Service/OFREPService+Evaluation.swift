@@ -14,8 +14,10 @@ extension OFREPService {
                 ).jsonText)
         }
         var members: [String: JSONValue]
+        let selector: OFREPFlagSetSelector?
         do {
             members = try OFREPEvaluationRequest(jsonBytes: request.body).context
+            selector = try OFREPFlagSetSelector.of(request)
         } catch {
             return .json(
                 400,
@@ -23,6 +25,13 @@ extension OFREPService {
         }
         enrich(&members, from: request)
         let snapshot = context.untrackedSnapshot
+        if let selector, let definition = snapshot.definition(forKeyNamed: key), !selector.selects(definition) {
+            return .json(
+                404,
+                OFREPEvaluationFailure(
+                    key: key, errorCode: .flagNotFound, errorDetails: "the flag is not in the flag set \(selector)"
+                ).jsonText)
+        }
         let details = snapshot.details(
             forKeyNamed: key,
             evaluatedFor: snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: consume members)))
@@ -40,8 +49,10 @@ extension OFREPService {
         _ request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
     ) -> OFREPHTTPResponse {
         var members: [String: JSONValue]
+        let selector: OFREPFlagSetSelector?
         do {
             members = try OFREPEvaluationRequest(jsonBytes: request.body).context
+            selector = try OFREPFlagSetSelector.of(request)
         } catch {
             return .json(
                 400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
@@ -50,14 +61,18 @@ extension OFREPService {
         enrich(&members, from: request)
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot
-        let tag = OFREPEntityTag(configurationDigest: configurationDigest(of: snapshot), context: members)
+        let tag = OFREPEntityTag(
+            configurationDigest: configurationDigest(of: snapshot), context: members, selector: selector)
         let tagHeaders: [(name: String, value: String)] = [("ETag", tag.text), ("Cache-Control", "no-cache")]
         if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return OFREPHTTPResponse(status: 304, headers: tagHeaders)
         }
         let merged = snapshot.evaluationContext(mergingRequest: EvaluationContext(jsonObject: members))
         var flags: [OFREPFlagEvaluation] = []
-        for key in snapshot.keys where snapshot.definition(forKeyNamed: key)?.kind != .preference {
+        for key in snapshot.keys {
+            guard let definition = snapshot.definition(forKeyNamed: key), definition.kind != .preference,
+                selector?.selects(definition) ?? true
+            else { continue }
             let details = snapshot.details(forKeyNamed: key, evaluatedFor: merged)
             evaluated(details)
             flags.append(OFREPFlagEvaluation(details: details, writesNullVariant: options.writesNullVariant))

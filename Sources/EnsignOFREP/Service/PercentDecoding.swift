@@ -1,14 +1,18 @@
-/// Decodes a path segment's `%XX` escapes (RFC 3986), for flag keys in the single evaluation path.
-enum PercentDecoding {
-    /// The decoded text, or `nil` for a malformed escape or bytes that are not UTF-8.
-    static func decode(_ text: Substring) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+/// Decodes `%XX` escapes (RFC 3986): flag keys in the single evaluation path, the `selector`
+/// query parameter, and `OFREP_HEADERS` in the remote source.
+package enum PercentDecoding {
+    /// The decoded text, or `nil` for a malformed escape or bytes that are not UTF-8. With
+    /// `plusIsSpace` (a query's form encoding), `+` is a space.
+    package static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) || (plusIsSpace && text.utf8.contains(UInt8(ascii: "+"))) else {
+            return String(text)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 continue
             }
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {

@@ -62,12 +62,14 @@ package struct CachedEvaluation: Sendable, Hashable {
         return CachedEvaluation(response: response, etag: etag, writtenAt: WallClockTime(secondsSince1970: written))
     }
 
-    /// The key that ties a cached evaluation to its server and context: a 64-bit FNV-1a hash of
-    /// the base URL and the context's JSON, so the file never holds the targeting key itself,
-    /// and a context or server change never serves another's values.
-    package static func cacheKey(baseURL: String, context: EvaluationContext) -> String {
+    /// The key that ties a cached evaluation to its server, context and selector: a 64-bit
+    /// FNV-1a hash of the base URL, the context's JSON and the selector, so the file never holds
+    /// the targeting key itself, and a context, server or flag set change never serves another's
+    /// values.
+    package static func cacheKey(baseURL: String, context: EvaluationContext, selector: String? = nil) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "ofrep-cache\n\(baseURL)\n\(context.jsonValue.jsonText)".utf8 {
+        let selection = selector.map { "\n" + $0 } ?? ""
+        for byte in "ofrep-cache\n\(baseURL)\n\(context.jsonValue.jsonText)\(selection)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let digits = String(hash, radix: 16)

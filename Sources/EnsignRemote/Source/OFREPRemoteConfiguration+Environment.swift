@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignOFREP
 
 #if canImport(Glibc)
     import Glibc
@@ -88,7 +89,7 @@ extension OFREPRemoteConfiguration {
     /// `OFREP_HEADERS`'s pairs, by ADR 0007's rules, and a warning for each entry skipped.
     static func parseHeaders(_ text: String) -> (headers: [(name: String, value: String)], warnings: [String]) {
         let variable = EnvironmentVariable.headers
-        guard let decoded = percentDecoded(text) else {
+        guard let decoded = PercentDecoding.decode(text[...]) else {
             return (
                 [],
                 [
@@ -118,31 +119,5 @@ extension OFREPRemoteConfiguration {
             headers.append((name, value))
         }
         return (headers, warnings)
-    }
-
-    /// `text` with every `%XX` replaced by its byte, or `nil` when a `%` is not followed by two
-    /// hex digits or the bytes are not UTF-8.
-    private static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var input = Array(text.utf8)[...]
-        while let byte = input.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard input.count >= 2, let high = hexValue(input.removeFirst()), let low = hexValue(input.removeFirst())
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

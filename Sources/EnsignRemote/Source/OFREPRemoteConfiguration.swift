@@ -32,6 +32,10 @@ public struct OFREPRemoteConfiguration: Sendable {
     /// and only event streams, reconnections and ``OFREPRemoteSource/refresh()`` (call it when
     /// the app returns to the foreground) fetch.
     public var pollInterval: Duration?
+    /// flagd's selector, `flagSetId=ID`: ask for that flag set's flags alone (`nil`: every
+    /// flag). Sent as the `Flagd-Selector` header with every request and stream; the cache
+    /// keeps each selection apart.
+    public var selector: String?
     /// Whether to follow the server's event streams (ADR 0008) when it offers them.
     public var followsEventStreams: Bool
     /// How long one request may take, connecting included (10 seconds, OFREP's default).

@@ -88,13 +88,19 @@ public final class OFREPRemoteSource: ValueProvider {
             throw .invalidConfiguration("\(error)")
         }
         if let problem = configuration.tlsFiles?.problem { throw .invalidConfiguration(problem) }
+        if let selector = configuration.selector {
+            do { _ = try OFREPFlagSetSelector(parsing: selector) } catch {
+                throw .invalidConfiguration("selector: \(error)")
+            }
+        }
         self.configuration = configuration
         self.transport = transport
         cache = configuration.cacheFile.map { path in
             EvaluationCacheFile(
                 path: path,
                 cacheKey: CachedEvaluation.cacheKey(
-                    baseURL: configuration.baseURL, context: configuration.evaluationContext),
+                    baseURL: configuration.baseURL, context: configuration.evaluationContext,
+                    selector: configuration.selector),
                 timeToLive: configuration.cacheTimeToLive)
         }
     }

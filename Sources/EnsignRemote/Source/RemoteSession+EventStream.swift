@@ -27,6 +27,7 @@ extension RemoteSession {
                 headers.append((name: name, value: value))
             }
         }
+        if let selector = configuration.selector { headers.append((name: "Flagd-Selector", value: selector)) }
         let request = HTTPRequest(method: "GET", path: path, headers: headers)
         var parser = ServerSentEventParser()
         var connected = false

@@ -168,6 +168,7 @@ final class RemoteSession: Sendable {
         for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name: name, value: value))
         }
+        if let selector = configuration.selector { headers.append((name: "Flagd-Selector", value: selector)) }
         let body = OFREPEvaluationRequest(evaluationContext: configuration.evaluationContext).jsonText
         return HTTPRequest(method: "POST", path: path, headers: headers, body: Array(body.utf8))
     }

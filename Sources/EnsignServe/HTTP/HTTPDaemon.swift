@@ -136,12 +136,16 @@ final class HTTPDaemon: Sendable {
                 table.closed(slot)
             }
         }
-        settings.pointee.request_line = { context, _, connection in
+        settings.pointee.request_line = { context, uri, connection in
             if let connection, let slot = HTTPDaemon.slot(ensign_mhd_socket_context(connection)) {
                 HTTPDaemon.from(context).table.requestLineArrived(slot)
             }
-            let daemon = HTTPDaemon.from(context)
-            return Unmanaged.passRetained(RequestState(extraHeaderNames: daemon.extraHeaderNames)).toOpaque()
+            let state = RequestState(extraHeaderNames: HTTPDaemon.from(context).extraHeaderNames)
+            // The query as sent (the access handler gets the path alone): the selector parameter.
+            if let uri, let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
+                state.query = String(cString: question + 1)
+            }
+            return Unmanaged.passRetained(state).toOpaque()
         }
         settings.pointee.handler = { context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
             HTTPDaemon.from(context).handle(
@@ -306,11 +310,10 @@ extension HTTPDaemon {
             return queue(
                 responder.refusal(413, "the body is over \(configuration.maximumBodyBytes) bytes"), on: connection)
         }
-        // libmicrohttpd hands over the path alone: it reads the query into arguments, which no
-        // endpoint uses (`flagConfigEtag` is informational, ADR 0008).
+        // The path from libmicrohttpd, the query from the request line (see `request_line`).
         let request = OFREPHTTPRequest(
-            method: String(cString: method), path: String(cString: url), query: nil, lowercasedHeaders: state.headers,
-            body: state.body)
+            method: String(cString: method), path: String(cString: url), query: state.query,
+            lowercasedHeaders: state.headers, body: state.body)
         let ticket = Self.ticket(ensign_mhd_socket_context(connection))
         switch responder.answer(request, on: SuspendableConnection(connection, ticket: ticket)) {
         case .response(let response):
@@ -328,7 +331,7 @@ extension HTTPDaemon {
     /// One pass over libmicrohttpd's list, comparing names as C strings: a lookup per name would
     /// walk the list five times, and each Swift name passed to C would be copied to the heap.
     private static let readHeaderNames: [StaticString] = [
-        "authorization", "x-api-key", "if-none-match", "last-event-id",
+        "authorization", "x-api-key", "if-none-match", "last-event-id", "flagd-selector",
     ]
 
     private func collectHeaders(of connection: OpaquePointer, into state: RequestState) {

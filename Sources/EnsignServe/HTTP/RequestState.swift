@@ -17,6 +17,8 @@ final class RequestState {
     var isBodyTooLarge = false
     /// Whether a response is queued (after which the rest of the body is discarded).
     var isAnswered = false
+    /// The request target's query, after `?`, as sent.
+    var query: String?
 
     /// Header names to copy besides the server's own (lower case, NUL-terminated): those the
     /// service maps into context. Shared by every request of a daemon.
