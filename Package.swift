@@ -172,8 +172,8 @@ let package = Package(
                 "EnsignControlProbe", "EnsignDebugMenu", "EnsignTestTraits",
             ]),
         .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
-        // `ensign serve` over real sockets: raw HTTP (the fleet's reader parses the replies), the
-        // event stream, limits, and OpenFeature's own Python OFREP client against the CLI.
+        // `ensign serve` over real sockets: raw HTTP (a reader of its own parses the replies byte
+        // for byte), the event stream, limits, and OpenFeature's own Python OFREP client.
         .testTarget(
             name: "EnsignServeTests",
             dependencies: [

@@ -13,6 +13,7 @@ enum ListCommand {
         options: [
             .value("flags", "DIR", "read this definitions directory offline instead of asking an app"),
             .value("prefix", "P", "only keys that start with P"),
+            .value("set", "ID", "only flags of the flag set ID (flagSetId in a flag's or its file's metadata)"),
             .json(
                 "print a JSON array: live, objects with key, kind, type, value, reason, metadata, source, overridden,"
                     + " persisted, description, and variant, errorCode and errorMessage when they are set; offline,"
@@ -24,6 +25,7 @@ enum ListCommand {
               ensign list
               ensign list --prefix beneficiaries. --json
               ensign list --flags flags/ --prefix beneficiaries.
+              ensign list --flags flags/ --set payments
             """,
         run: run)
 
@@ -33,10 +35,14 @@ enum ListCommand {
                 throw UsageError("--flags reads files offline; it does not go with --socket or --app")
             }
             return listOffline(
-                directory, prefix: arguments.option("prefix"), json: arguments.flag("json"), console: &console)
+                directory, prefix: arguments.option("prefix"), flagSet: arguments.option("set"),
+                json: arguments.flag("json"), console: &console)
         }
         let client = try LiveTarget.connect(arguments)
-        let keys = try client.list(prefix: arguments.option("prefix"))
+        let flagSet = arguments.option("set")
+        let keys = try client.list(prefix: arguments.option("prefix")).filter { key in
+            flagSet.map { key.metadata[flagSetKey] == .string($0) } ?? true
+        }
         if arguments.flag("json") {
             console.print(try LiveFormat.json(keys).jsonText)
             return ExitStatus.success
@@ -54,7 +60,12 @@ enum ListCommand {
         return ExitStatus.success
     }
 
-    static func listOffline(_ directory: String, prefix: String?, json: Bool, console: inout Console) -> Int32 {
+    /// The metadata key that names a flag's set, as flagd names it.
+    static let flagSetKey = "flagSetId"
+
+    static func listOffline(
+        _ directory: String, prefix: String?, flagSet: String? = nil, json: Bool, console: inout Console
+    ) -> Int32 {
         let loaded = DefinitionLoader().loadDirectory(directory)
         for diagnostic in loaded.diagnostics where diagnostic.isError {
             console.printError(DiagnosticPrinter.format(diagnostic, console: console))
@@ -62,6 +73,7 @@ enum ListCommand {
         if loaded.diagnostics.containsErrors { return ExitStatus.failure }
         let definitions = loaded.definitions.keys.filter { $0.hasPrefix(prefix ?? "") }
             .compactMap { loaded.definitions[$0] }
+            .filter { definition in flagSet.map { definition.metadata[flagSetKey] == .string($0) } ?? true }
         if json {
             console.print(JSONValue.array(definitions.map(self.json)).jsonText)
             return ExitStatus.success

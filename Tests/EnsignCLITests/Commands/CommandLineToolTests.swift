@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
 import Testing
@@ -105,6 +106,28 @@ struct CommandLineToolTests {
         #expect(!keys.isEmpty && keys.allSatisfy { $0.hasPrefix("beneficiaries.") })
         #expect(keys == allKeys.filter { $0.hasPrefix("beneficiaries.") })
         #expect(keys.count < allKeys.count)
+    }
+
+    @Test("list --flags --set lists only the flags of that flag set, by their own or their file's metadata")
+    func listOfflineFlagSet() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "flags/web.yaml",
+            """
+            metadata: { flagSetId: web }
+            flags:
+              banner: { default: true }
+              checkout: { default: false, metadata: { flagSetId: payments } }
+            """)
+        try directory.write("flags/other.yaml", "flags:\n  loose: { default: 1 }\n")
+        func keys(_ set: String) throws -> [String] {
+            let result = try CLIRunner.run(["list", "--flags", directory.path + "/flags", "--set", set, "--json"])
+            #expect(result.status == 0, "\(result.errors)")
+            return try JSONValue(jsonText: result.output).arrayValue?.compactMap { $0["key"]?.stringValue } ?? []
+        }
+        #expect(try keys("web") == ["banner"])
+        #expect(try keys("payments") == ["checkout"])
+        #expect(try keys("nobody").isEmpty)
     }
 
     @Test("demo --env with an environment no file mentions stops with the known ones, exit 1")

@@ -7,8 +7,8 @@ import EnsignHTTP
 #endif
 
 /// A test's HTTP client: raw bytes out (so a test can send anything, malformed or slow), and
-/// the response read back with the fleet client's reader (the same HTTP/1.1 parsing the
-/// etcd client uses), over a loopback TCP connection.
+/// the response read back byte for byte by ``HTTPResponseReader`` (test code: the product's
+/// client leaves HTTP to libcurl), over a loopback TCP connection.
 final class RawHTTPClient: HTTPByteSource {
     /// One response.
     struct Response {
