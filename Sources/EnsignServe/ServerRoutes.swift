@@ -77,8 +77,13 @@ struct ServerRoutes: HTTPResponder {
                         405, "GET only, not \(request.method)", headers: [("Allow", "GET")]), .events))
         }
         if let refusal = core.service.authorizationFailure(for: request) { return .response(counted(refusal, .events)) }
+        let selector: OFREPFlagSetSelector?
+        do { selector = try OFREPFlagSetSelector.of(request) } catch {
+            return .response(counted(OFREPService.generalErrorResponse(400, "\(error)"), .events))
+        }
         guard !core.isDraining,
-            let client = core.hub.addClient(lastEventID: request.header("last-event-id"), connection: connection)
+            let client = core.hub.addClient(
+                lastEventID: request.header("last-event-id"), selector: selector, connection: connection)
         else {
             return .response(
                 counted(

@@ -42,4 +42,44 @@ struct FlagSetSelectorTests {
             "POST", "/ofrep/v1/evaluate/flags/banner?selector=flagSetId%3Dpayments", body: body)
         #expect(outside.status == 404, "\(outside.text)")
     }
+
+    @Test("An event stream with a selector hears of its set's changes alone; one without hears of all")
+    func streams() throws {
+        let directory = try TemporaryDirectory()
+        let flagsFile = try directory.write("flags.json", Self.flags)
+        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile))
+        let everything = try RawHTTPClient(port: UInt16(server.port))
+        let payments = try RawHTTPClient(port: UInt16(server.port))
+        try everything.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        try payments.send("GET /ofrep/v1/events?selector=flagSetId%3Dpayments HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Both streams are open once the server counts them.
+        #expect(
+            waitUntil("two streams open", timeout: .seconds(10)) {
+                let metrics = try? RawHTTPClient(port: UInt16(server.port)).request("GET", "/metrics").text
+                return metrics?.contains(#"ensign_serve_connections{state="streaming"} 2"#) == true
+            })
+        // A change in the web set, announced, then one in the payments set.
+        func announcements() -> Int? {
+            let metrics = try? RawHTTPClient(port: UInt16(server.port)).request("GET", "/metrics").text
+            let line = metrics?.split(separator: "\n").first {
+                $0.hasPrefix("ensign_serve_change_announcements_total ")
+            }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) }
+        }
+        let before = try #require(announcements())
+        for (index, key) in ["banner", "checkout"].enumerated() {
+            let set = try BuiltExecutable.run("ensign", ["set", key, "false", "--socket", server.socket])
+            #expect(set.status == 0, "\(set.errors)")
+            #expect(
+                waitUntil("change \(index + 1) announced", timeout: .seconds(10)) {
+                    (announcements() ?? 0) >= before + index + 1
+                })
+        }
+        func events(_ text: String) -> Int { text.components(separatedBy: "refetchEvaluation").count - 1 }
+        let all = try everything.readStream(timeout: .seconds(10)) { events($0) >= 2 }
+        #expect(all.isDone, "the stream without a selector hears of both: \(all.text)")
+        // The payments change came last: once its event is in, a web event would have come before it.
+        let set = try payments.readStream(timeout: .seconds(10)) { events($0) >= 1 }
+        #expect(set.isDone && events(set.text) == 1, "the payments stream hears of checkout alone: \(set.text)")
+    }
 }

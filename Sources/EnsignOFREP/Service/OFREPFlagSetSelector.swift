@@ -57,7 +57,7 @@ public struct OFREPFlagSetSelector: Sendable, Hashable, CustomStringConvertible 
 
     /// The selector a request carries: its `Flagd-Selector` header, else its `selector` query
     /// parameter; `nil` when it has neither.
-    static func of(_ request: OFREPHTTPRequest) throws(Invalid) -> OFREPFlagSetSelector? {
+    package static func of(_ request: OFREPHTTPRequest) throws(Invalid) -> OFREPFlagSetSelector? {
         if let header = request.header(headerName) { return try OFREPFlagSetSelector(parsing: header) }
         guard let query = request.query else { return nil }
         for pair in query.split(separator: "&") where pair.hasPrefix("selector=") {

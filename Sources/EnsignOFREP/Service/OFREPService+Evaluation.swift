@@ -62,7 +62,8 @@ extension OFREPService {
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot
         let tag = OFREPEntityTag(
-            configurationDigest: configurationDigest(of: snapshot), context: members, selector: selector)
+            configurationDigest: configurationDigest(of: snapshot, selector: selector), context: members,
+            selector: selector)
         let tagHeaders: [(name: String, value: String)] = [("ETag", tag.text), ("Cache-Control", "no-cache")]
         if let ifNoneMatch = request.header("if-none-match"), tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return OFREPHTTPResponse(status: 304, headers: tagHeaders)

@@ -30,6 +30,11 @@ public final class OFREPService: Sendable {
     public let options: OFREPServiceOptions
     /// The configuration digest of the newest snapshot asked about, until the generation moves.
     private let configurationDigests = LockedState<(generation: UInt64, digest: String)?>(nil)
+    /// The digests of flag sets asked for at one generation; a few sets, so a client that sends
+    /// many selectors is answered without growing it (see ``setDigestLimit``).
+    private let setDigests = LockedState<(generation: UInt64, digests: [OFREPFlagSetSelector: String])>((0, [:]))
+    /// How many flag sets' digests are kept per generation.
+    private static let setDigestLimit = 64
 
     /// The path prefix of the single evaluation endpoint.
     static let singlePrefix = "/ofrep/v1/evaluate/flags/"
@@ -117,6 +122,26 @@ public final class OFREPService: Sendable {
         let digest = snapshot.contentDigest(including: { $0.kind != .preference }).hexadecimal
         configurationDigests.withLock { cached in
             if (cached?.generation ?? 0) <= snapshot.generation { cached = (snapshot.generation, digest) }
+        }
+        return digest
+    }
+
+    /// The configuration digest of the flag set `selector` selects in `snapshot` (of every
+    /// flag when `nil`): it moves only when that set's flags do, so a set's `ETag` and its
+    /// event stream ignore changes elsewhere. Computed once per generation and set.
+    package func configurationDigest(of snapshot: ContextSnapshot, selector: OFREPFlagSetSelector?) -> String {
+        guard let selector else { return configurationDigest(of: snapshot) }
+        let cached = setDigests.withLock { cache in
+            cache.generation == snapshot.generation ? cache.digests[selector] : nil
+        }
+        if let cached { return cached }
+        let digest = snapshot.contentDigest(including: { $0.kind != .preference && selector.selects($0) })
+            .hexadecimal
+        setDigests.withLock { cache in
+            if cache.generation < snapshot.generation { cache = (snapshot.generation, [:]) }
+            if cache.generation == snapshot.generation, cache.digests.count < Self.setDigestLimit {
+                cache.digests[selector] = digest
+            }
         }
         return digest
     }

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignOFREP
 
 /// One event-stream connection's outgoing events: a bounded queue the hub fills, and the
 /// connection's worker drains into libmicrohttpd's buffer.
@@ -53,10 +54,15 @@ final class EventStreamClient: Sendable {
     private let capacity: Int
     let connection: SuspendableConnection
 
-    /// A client whose queue holds at most `capacity` events, on `connection`.
-    init(capacity: Int, connection: SuspendableConnection) {
+    /// The flag set the client asked about (`Flagd-Selector`), whose changes alone it hears of.
+    let selector: OFREPFlagSetSelector?
+
+    /// A client whose queue holds at most `capacity` events, on `connection`, for the flag set
+    /// `selector` selects (every flag when `nil`).
+    init(capacity: Int, connection: SuspendableConnection, selector: OFREPFlagSetSelector? = nil) {
         self.capacity = max(1, capacity)
         self.connection = connection
+        self.selector = selector
         state = LockedState(State(lastQueued: .now, lastProgress: .now))
     }
 

@@ -15,6 +15,8 @@ final class EventStreamHub: Sendable {
         var clients: [ObjectIdentifier: EventStreamClient] = [:]
         var lastGeneration: UInt64
         var lastDigest: String
+        /// The last digest announced to the clients of each flag set that has some.
+        var lastSetDigests: [OFREPFlagSetSelector: String] = [:]
         var isStopped = false
         var observation: ObservationToken?
         var refused = 0
@@ -75,15 +77,25 @@ final class EventStreamHub: Sendable {
     /// A client that gives the id of an event other than the current configuration's
     /// (`Last-Event-ID`, after a reconnection, to this replica or another) gets the current
     /// event at once.
-    func addClient(lastEventID: String?, connection: SuspendableConnection) -> EventStreamClient? {
-        let client = EventStreamClient(capacity: queueCapacity, connection: connection)
+    ///
+    /// A client with a `selector` hears only of changes to that flag set's flags, its events'
+    /// ids the set's digest.
+    func addClient(
+        lastEventID: String?, selector: OFREPFlagSetSelector? = nil, connection: SuspendableConnection
+    ) -> EventStreamClient? {
+        let client = EventStreamClient(capacity: queueCapacity, connection: connection, selector: selector)
+        let snapshot = service.context.untrackedSnapshot
+        let setDigest = selector.map { service.configurationDigest(of: snapshot, selector: $0) }
         let digest: String? = state.withLock { state in
             guard !state.isStopped, state.clients.count < limit else {
                 state.refused += 1
                 return nil
             }
             state.clients[ObjectIdentifier(client)] = client
-            return state.lastDigest
+            guard let selector, let setDigest else { return state.lastDigest }
+            // The set's digest as of this client: a later announcement compares with it.
+            if state.lastSetDigests[selector] == nil { state.lastSetDigests[selector] = setDigest }
+            return state.lastSetDigests[selector]
         }
         guard let digest else { return nil }
         if let lastEventID, lastEventID != digest {
@@ -102,6 +114,10 @@ final class EventStreamHub: Sendable {
         state.withLock { state in
             state.clients.removeValue(forKey: ObjectIdentifier(client))
             state.droppedByGoneClients += dropped
+            // A set nobody follows any more is forgotten, so the map stays as small as the sets in use.
+            if let selector = client.selector, !state.clients.values.contains(where: { $0.selector == selector }) {
+                state.lastSetDigests[selector] = nil
+            }
         }
     }
 
@@ -143,14 +159,42 @@ final class EventStreamHub: Sendable {
             return Array(state.clients.values)
         }
         guard let clients, !clients.isEmpty else { return }
-        let bytes = Array(
-            service.changeEvent(configurationDigest: digest, lastModifiedSeconds: Self.now()).streamText.utf8)
+        // Every flag's clients hear of every change; a flag set's, of changes to that set alone.
+        var bySet: [OFREPFlagSetSelector: [EventStreamClient]] = [:]
+        var everyFlag: [EventStreamClient] = []
+        for client in clients {
+            if let selector = client.selector {
+                bySet[selector, default: []].append(client)
+            } else {
+                everyFlag.append(client)
+            }
+        }
+        var announcements: [(bytes: [UInt8], clients: [EventStreamClient])] = []
+        if !everyFlag.isEmpty {
+            announcements.append((Self.event(service, digest: digest), everyFlag))
+        }
+        for (selector, members) in bySet {
+            let setDigest = service.configurationDigest(of: snapshot, selector: selector)
+            let isNew = state.withLock { state -> Bool in
+                guard state.lastSetDigests[selector] != setDigest else { return false }
+                state.lastSetDigests[selector] = setDigest
+                return true
+            }
+            if isNew { announcements.append((Self.event(service, digest: setDigest), members)) }
+        }
         // Queue everywhere first, then resume: see `EventStreamClient.enqueueLeavingSuspended`.
         let now = ContinuousClock.now
         var suspended: [EventStreamClient] = []
         suspended.reserveCapacity(clients.count)
-        for client in clients where client.enqueueLeavingSuspended(bytes, now: now) { suspended.append(client) }
+        for (bytes, members) in announcements {
+            for client in members where client.enqueueLeavingSuspended(bytes, now: now) { suspended.append(client) }
+        }
         for client in suspended { client.resumeIfPending() }
+    }
+
+    /// The wire bytes of the change event for `digest`.
+    private static func event(_ service: OFREPService, digest: String) -> [UInt8] {
+        Array(service.changeEvent(configurationDigest: digest, lastModifiedSeconds: now()).streamText.utf8)
     }
 
     /// Stops watching. With `retryMilliseconds`, each stream gets a last event that says the

@@ -78,6 +78,18 @@ struct OFREPFlagSetSelectorTests {
         #expect(service.respond(to: revalidation).status == 200)
     }
 
+    @Test("A change in another set leaves a set's tag alone; a change in the set moves it")
+    func tagsPerSet() throws {
+        let service = try Self.service()
+        let first = service.respond(to: Self.post("/ofrep/v1/evaluate/flags", selector: "flagSetId=payments"))
+        var revalidation = Self.post("/ofrep/v1/evaluate/flags", selector: "flagSetId=payments")
+        revalidation.headers["if-none-match"] = first.header("etag")
+        try service.context.setOverride(keyNamed: "banner", to: false)
+        #expect(service.respond(to: revalidation).status == 304, "the web set changed, not payments")
+        try service.context.setOverride(keyNamed: "checkout", to: false)
+        #expect(service.respond(to: revalidation).status == 200)
+    }
+
     @Test("Every flag's metadata names its set, the file's or its own")
     func metadata() throws {
         let service = try Self.service()
