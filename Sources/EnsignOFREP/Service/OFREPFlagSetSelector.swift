@@ -58,7 +58,8 @@ public struct OFREPFlagSetSelector: Sendable, Hashable, CustomStringConvertible 
     /// The selector a request carries: its `Flagd-Selector` header, else its `selector` query
     /// parameter; `nil` when it has neither.
     package static func of(_ request: OFREPHTTPRequest) throws(Invalid) -> OFREPFlagSetSelector? {
-        if let header = request.header(headerName) { return try OFREPFlagSetSelector(parsing: header) }
+        // The name is lower case already: no lower-casing on every request.
+        if let header = request.headers[headerName] { return try OFREPFlagSetSelector(parsing: header) }
         guard let query = request.query else { return nil }
         for pair in query.split(separator: "&") where pair.hasPrefix("selector=") {
             guard let value = PercentDecoding.decode(pair.dropFirst("selector=".count), plusIsSpace: true) else {

@@ -33,7 +33,7 @@ public struct OFREPServiceOptions: Sendable {
     /// what does not change while the server runs, such as its region. It wins over the
     /// request's own context, as flagd merges them.
     public var staticContext: [String: JSONValue]
-    /// Request headers whose values become context attributes, by lower-cased header name:
+    /// Request headers whose values become context attributes, by header name (any case):
     /// `["x-user-email": "email"]` (flagd's `--context-from-header`). They win over the
     /// static context and the request's own, as flagd merges them; a header the request does
     /// not carry adds nothing.
