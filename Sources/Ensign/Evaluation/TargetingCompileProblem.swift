@@ -37,8 +37,10 @@ extension TargetingPathComponent: ExpressibleByStringLiteral, ExpressibleByInteg
 package struct TargetingCompileProblem: Sendable, Hashable, CustomStringConvertible {
     /// How serious a problem is.
     package enum Severity: String, Sendable, Hashable {
-        /// The rule cannot be read: an unknown operator, a `$ref` to no evaluator or in a cycle,
-        /// nesting too deep. A flag with such a rule reads `PARSE_ERROR`.
+        /// Part of the rule cannot be read: an unknown operator, a `$ref` to no evaluator or in
+        /// a cycle, nesting too deep. `ensign validate` refuses the file; at run time that part
+        /// fails (`PARSE_ERROR`) where an evaluation reaches it, as in flagd — unless the
+        /// problem ``stopsCompilation``.
         case error
         /// The rule compiles and evaluates as flagd evaluates it, but part of it looks like a
         /// mistake: it can only evaluate to `null` or a constant, ignores arguments, or fails
@@ -54,13 +56,20 @@ package struct TargetingCompileProblem: Sendable, Hashable, CustomStringConverti
     package let evaluatorName: String?
     /// What is wrong and, where it helps, how to fix it.
     package let message: String
+    /// Whether no rule is made at all: only nesting too deep, which guards the evaluator's
+    /// stack. Every other error leaves a rule whose faulty part fails where it is reached.
+    package let stopsCompilation: Bool
 
     /// Creates a problem.
-    package init(severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String) {
+    package init(
+        severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String,
+        stopsCompilation: Bool = false
+    ) {
         self.severity = severity
         self.path = path
         self.evaluatorName = evaluatorName
         self.message = message
+        self.stopsCompilation = stopsCompilation
     }
 
     /// The location as text: `targeting.if[0].in` or `$evaluators.isStaff.ends_with[1]`.
@@ -117,10 +126,11 @@ package struct TargetingStringResult: Sendable, Hashable {
     }
 }
 
-/// The outcome of ``TargetingRule/compile(_:evaluators:options:)``: the rule when it has no
-/// errors, and every problem found.
+/// The outcome of ``TargetingRule/compile(_:evaluators:options:)``: the rule (unless a problem
+/// stops compilation), and every problem found.
 package struct TargetingCompilation: Sendable {
-    /// The compiled rule, or `nil` when ``problems`` contains an error.
+    /// The compiled rule, or `nil` when a problem ``TargetingCompileProblem/stopsCompilation``.
+    /// Other errors leave a rule that fails where an evaluation reaches them, as flagd's does.
     package let rule: TargetingRule?
     /// Every error and warning, in the order they appear in the rule.
     package let problems: [TargetingCompileProblem]

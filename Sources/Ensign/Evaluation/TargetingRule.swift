@@ -53,7 +53,9 @@ package struct TargetingRule: Sendable {
         compiling rule: JSONValue, evaluators: [String: JSONValue] = [:], options: TargetingOptions = TargetingOptions()
     ) throws(TargetingCompileError) {
         let compilation = Self.compile(rule, evaluators: evaluators, options: options)
-        guard let compiled = compilation.rule else { throw TargetingCompileError(problems: compilation.problems) }
+        guard let compiled = compilation.rule, !compilation.problems.contains(where: { $0.severity == .error }) else {
+            throw TargetingCompileError(problems: compilation.problems)
+        }
         self = compiled
     }
 
@@ -97,7 +99,9 @@ package struct TargetingRule: Sendable {
     /// checked those findings: with their paths they cost more than the compiled tree.
     package var withoutFindings: TargetingRule { TargetingRule(evaluatingLike: self) }
 
-    /// Compiles `rule` and returns the rule (when it has no errors) with every problem found.
+    /// Compiles `rule` and returns the rule with every problem found. The rule is there despite
+    /// errors unless one stops compilation: an unknown operator or an unresolved `$ref` fails
+    /// only where an evaluation reaches it, as flagd evaluates it.
     ///
     /// Use this when problems are reported rather than thrown, as a loader validating a file does.
     package static func compile(
@@ -113,7 +117,7 @@ package struct TargetingRule: Sendable {
         var compiler = TargetingCompiler(evaluators: evaluators, options: options)
         let compiled = compiler.compile(rule, at: .root)
         let problems = compiler.problems
-        guard !problems.contains(where: { $0.severity == .error }) else {
+        guard !problems.contains(where: \.stopsCompilation) else {
             return TargetingCompilation(rule: nil, problems: problems)
         }
         let result = TargetingRule(

@@ -35,7 +35,7 @@ enum SnapshotResolver {
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .disabled, errorCode: nil, errorMessage: nil, source: .codeDefault)
         }
-        if let problem = definition.configurationProblem {
+        if let problem = definition.servingProblem {
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .error, errorCode: .parseError, errorMessage: problem,
                 source: .codeDefault)
@@ -59,6 +59,11 @@ enum SnapshotResolver {
             winner = (value, .fleet)
         }
         guard let winner else {
+            if let problem = definition.missingDefaultVariant {
+                // A defaultVariant naming no variant (an error `ensign validate` reports): flagd's
+                // evaluators fail where an evaluation falls to it, and serve targeting's variants.
+                return failure(problem, source: ValueSource(layer: .definition, location: definition.location))
+            }
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .defaultValue, errorCode: nil, errorMessage: nil, source: .codeDefault
             )
@@ -78,15 +83,17 @@ enum SnapshotResolver {
         case .success(let value):
             result = value
         case .failure(let error):
-            // Where flagd's evaluator fails on the rule, it reports PARSE_ERROR.
+            // Where flagd's evaluator fails on the rule, it reports PARSE_ERROR. A part the
+            // loader reported as an error (an unknown operator) is named with its position.
+            let errors = definition.targetingProblem.map { "; the rule's errors: \($0)" } ?? ""
             return ResolvedEntry(
                 value: nil, variant: nil, reason: .error, errorCode: .parseError,
-                errorMessage: "the targeting rule failed: \(error.message)", source: source)
+                errorMessage: "the targeting rule failed: \(error.message)\(errors)", source: source)
         }
         if result.isNull {
             // The files' value, looked up only here: most evaluations return a variant.
             var entry = staticEntry(definition, inputs: inputs)
-            entry.reason = .defaultValue
+            if entry.errorCode == nil { entry.reason = .defaultValue }
             return entry
         }
         if !definition.variants.isEmpty {

@@ -218,7 +218,8 @@ struct OFREPServiceTests {
                   good: { default: 1 }
                   broken:
                     variants: { a: 1 }
-                    defaultVariant: nowhere
+                    defaultVariant: a
+                    targeting: { bogus: [1] }
                 """)
         let service = OFREPService(context: context)
         let single = service.respond(to: Self.post("/ofrep/v1/evaluate/flags/broken", #"{"context": {}}"#))

@@ -4,10 +4,13 @@ import Testing
 
 @testable import Ensign
 
-/// A `defaultVariant` that names no variant: flagd's daemon refuses such a file, its Python
-/// core reports an error; Ensign makes it an error confined to the flag (issue 18, item 7). So
-/// does a defaultVariant that is not a string, which flagd's schema and daemon refuse too.
-@Suite("A defaultVariant that names no variant breaks only its flag")
+/// A `defaultVariant` that names no variant: flagd's Go daemon refuses the whole file, its
+/// Python core evaluates the flag and fails where an evaluation falls to the default (issue 37).
+/// Ensign reports an error confined to the flag (`ensign validate` refuses the file) and, at run
+/// time, evaluates like the Python core: targeting still serves its variants, and only the
+/// default reads `GENERAL`. A defaultVariant that is not a string, which flagd's schema and
+/// daemon refuse too, makes every evaluation of its flag `PARSE_ERROR`.
+@Suite("A defaultVariant that names no variant is an error for validate and fails only where it is reached")
 struct BrokenDefaultVariantTests {
     static let definitions = """
         {
@@ -20,7 +23,7 @@ struct BrokenDefaultVariantTests {
         }
         """
 
-    @Test("The context loads; the flag reads its code default with ERROR, PARSE_ERROR and the position")
+    @Test("The context loads; the flag reads its code default with ERROR, GENERAL and the position")
     func contextLoads() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("app.json", Self.definitions)
@@ -29,9 +32,12 @@ struct BrokenDefaultVariantTests {
         let details = context.details(for: FlagKey("checkout.newFlow", default: true))
         #expect(details.value == true)
         #expect(details.reason == .error)
-        #expect(details.errorCode == .parseError)
+        #expect(details.errorCode == .general)
         #expect(details.errorMessage == "defaultVariant 'of' is not among its variants (off, on) at \(file):4:87")
         #expect(context.loadDiagnostics.map(\.severity) == [.warning])
+        let problem = try #require(context.status.flagProblems.first)
+        #expect(problem.key == "checkout.newFlow")
+        #expect(problem.message.contains("is served as flagd serves it: defaultVariant 'of'"))
         #expect(context.loadDiagnostics.first?.message.contains("did you mean 'off'?") == true)
     }
 
@@ -44,7 +50,7 @@ struct BrokenDefaultVariantTests {
         #expect(context.details(forKeyNamed: "checkout.newFlow").reason == .override)
     }
 
-    @Test("validate reports it as an error, and eval reads PARSE_ERROR")
+    @Test("validate reports it as an error, and an evaluation that falls to the default reads GENERAL")
     func validateAndEvaluate() throws {
         let loaded = loadDefinitions(["flags/app.json": Self.definitions])
         #expect(
@@ -56,7 +62,28 @@ struct BrokenDefaultVariantTests {
         let evaluator = FlagEvaluator(definitions: loaded.definitions)
         let details = evaluator.details(forKeyNamed: "checkout.newFlow", context: [:])
         #expect(details.reason == .error)
-        #expect(details.errorCode == .parseError)
+        #expect(details.errorCode == .general)
+    }
+
+    @Test("Targeting still serves the variants it names; a null result falls to the default and reads GENERAL")
+    func targetingStillServes() throws {
+        let definitions = #"""
+            {"flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "nope",
+              "targeting": {"if": [{"==": [{"var": "plan"}, "pro"]}, "on", null]}}}}
+            """#
+        let loaded = loadDefinitions(["flags/app.json": definitions])
+        #expect(loaded.flagErrors.count == 1)
+        let evaluator = FlagEvaluator(definitions: loaded.definitions)
+        let pro = evaluator.details(forKeyNamed: "f", context: ["plan": "pro"])
+        #expect(pro.reason == .targetingMatch)
+        #expect(pro.variant == "on")
+        #expect(pro.value == true)
+        let free = evaluator.details(forKeyNamed: "f", context: ["plan": "free"])
+        #expect(free.reason == .error)
+        #expect(free.errorCode == .general)
+        #expect(free.errorMessage?.contains("defaultVariant 'nope' is not among its variants") == true)
+        // Asked as another type, the variant targeting serves is a type mismatch, as in flagd.
+        #expect(evaluator.details(forKeyNamed: "f", default: 0, context: ["plan": "pro"]).errorCode == .typeMismatch)
     }
 
     @Test(

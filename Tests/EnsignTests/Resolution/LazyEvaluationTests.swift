@@ -100,13 +100,29 @@ struct LazyEvaluationTests {
         #expect(details.source.layer == .targeting)
     }
 
-    @Test("An unknown operator is still PARSE_ERROR for the whole flag, even in a branch not taken")
+    @Test("An unknown operator is a load error, but at run time fails only where an evaluation reaches it")
     func unknownOperator() throws {
-        // flagd's Go daemon only fails on it where it is evaluated (it reads on / TARGETING_MATCH here);
-        // Ensign refuses a rule it cannot parse at load, for that flag only.
-        let flag = FlagdFlagFixture(targeting: #"{"if": [true, "on", {"foo": [1]}]}"#)
+        // flagd's evaluators fail on it only where it is evaluated (issue 37); validate still refuses it.
+        let flag = FlagdFlagFixture(targeting: #"{"if": [{"var": "x"}, {"foo": [1]}, "on"]}"#)
         #expect(flag.result.flagErrors.count == 1)
-        #expect(try flag.outcome() == "- / - / ERROR / PARSE_ERROR")
+        #expect(flag.result.flagErrors.first?.message.contains("unknown operator 'foo'") == true)
+        #expect(try flag.outcome() == "true / on / TARGETING_MATCH / -")
+        let reached = try flag.details(#"{"x": true}"#)
+        #expect(reached.errorCode == .parseError)
+        #expect(reached.errorMessage?.hasPrefix("the targeting rule failed: unknown operator 'foo'") == true)
+        #expect(reached.errorMessage?.contains("the rule's errors: ") == true)
+    }
+
+    @Test("A $ref to no evaluator, or one that is not a name, fails only where reached")
+    func unresolvedReferences() throws {
+        for targeting in [
+            #"{"if": [{"var": "x"}, {"$ref": "nowhere"}, "on"]}"#, #"{"if": [{"var": "x"}, {"$ref": 7}, "on"]}"#,
+        ] {
+            let flag = FlagdFlagFixture(targeting: targeting)
+            #expect(flag.result.flagErrors.count == 1, "\(targeting)")
+            #expect(try flag.outcome() == "true / on / TARGETING_MATCH / -", "\(targeting)")
+            #expect(try flag.details(#"{"x": true}"#).errorCode == .parseError, "\(targeting)")
+        }
     }
 
     @Test("result(context:) tells a failure from null; evaluate(context:) reads both as null")

@@ -70,15 +70,44 @@ public struct FlagDefinition: Sendable {
     /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
     /// checked its possible results).
     package var compiledTargeting: TargetingRule? { storage.rules?.targeting.compiledRule }
-    /// Why the targeting rule could not be compiled; such a flag resolves with `PARSE_ERROR`.
+    /// The errors in the targeting rule, with their positions. When the rule did not compile at
+    /// all (``compiledTargeting`` is `nil`: it nests too deep) the flag resolves with
+    /// `PARSE_ERROR`; otherwise the parts named (an unknown operator, a `$ref` to no evaluator)
+    /// fail with `PARSE_ERROR` only where an evaluation reaches them, as in flagd.
     public var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
-    /// Why the flag cannot be served as its file configures it — a `defaultVariant` that names
-    /// no variant, or a targeting rule that does not compile — as the message its evaluations
-    /// carry; such a flag resolves with `PARSE_ERROR` (overrides still apply), and `ensign
-    /// validate` reports the problem as an error. `nil` for a sound flag.
+
+    /// Why the flag cannot be served at all — a `defaultVariant` that is not a string, a rule
+    /// that does not compile — as the message its evaluations carry with `PARSE_ERROR`
+    /// (overrides still apply). `nil` for a flag that evaluates.
+    package var servingProblem: String? {
+        if defaultVariant == nil, let problem = storage.rules?.defaultVariantProblem { return problem }
+        guard compiledTargeting == nil, let problem = targetingProblem else { return nil }
+        return "the targeting rule does not compile: \(problem)"
+    }
+
+    /// Why the `defaultVariant` has no value — it names no variant — with its position; `nil`
+    /// when it has one or there is none.
+    package var missingDefaultVariant: String? {
+        guard defaultVariant != nil, storage.defaultValue == nil else { return nil }
+        return storage.rules?.defaultVariantProblem
+    }
+
+    /// What is wrong with how the file configures the flag, as `ensign validate` reports it
+    /// with an error; `nil` for a sound flag. A running context still serves such a flag as
+    /// flagd's evaluators do (see the File format article's "Load errors and run-time
+    /// results"): a `defaultVariant` that names no variant fails with `GENERAL` only where an
+    /// evaluation falls to the default, and an unknown operator with `PARSE_ERROR` only where
+    /// one reaches it; ``servingProblem``s fail every evaluation with `PARSE_ERROR`.
     public var configurationProblem: String? {
-        if let problem = storage.rules?.defaultVariantProblem { return problem }
-        return targetingProblem.map { "the targeting rule does not compile: \($0)" }
+        if let problem = servingProblem { return problem }
+        var problems: [String] = []
+        if let problem = missingDefaultVariant {
+            problems.append("\(problem) (evaluations that fall to it read GENERAL)")
+        }
+        if let problem = targetingProblem {
+            problems.append("its targeting rule fails with PARSE_ERROR where an evaluation reaches \(problem)")
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
     /// The fields, shared by every copy: a definition is copied into dictionaries, layouts

@@ -3,7 +3,9 @@ import EnsignYAML
 extension DefinitionEntryReader {
     /// The default value and variant: `default:` for compact flags, `defaultVariant:` with
     /// variants. A `defaultVariant` that names no variant is an error confined to its flag
-    /// (recorded in ``flagErrors``; the flag reads `PARSE_ERROR` with `problem`).
+    /// (recorded in ``flagErrors``): the name is kept without a value, and the flag evaluates
+    /// as flagd's evaluators do, failing with `GENERAL` and `problem` only where it falls to
+    /// that default. One that is not a string reads `PARSE_ERROR` with `problem` (no name).
     mutating func readDefault(
         rules: ValueRules, variants: FlagVariants
     ) -> (value: LocatedValue?, variant: String?, problem: String?) {
@@ -44,10 +46,11 @@ extension DefinitionEntryReader {
         }
         guard let value = variants[name] else {
             let names = variants.names.sorted()
-            return flagError(
+            let (_, _, problem) = flagError(
                 at: variantNode.location,
                 "defaultVariant '\(name)' is not among its variants (\(names.joined(separator: ", ")))",
                 hint: Suggestions.didYouMean(name, among: names))
+            return (nil, name, problem)
         }
         return (LocatedValue(value, at: variantNode.compactPosition), name, nil)
     }

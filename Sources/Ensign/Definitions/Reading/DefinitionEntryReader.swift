@@ -11,8 +11,8 @@ struct DefinitionEntryReader {
     let setMetadata: [String: JSONValue]
     let today: CalendarDay
     var diagnostics: [Diagnostic] = []
-    /// The errors among ``diagnostics`` confined to this flag: it still loads, and reads
-    /// `PARSE_ERROR` (see ``FlagDefinition/configurationProblem``).
+    /// The errors among ``diagnostics`` confined to this flag: it still loads, and fails only
+    /// where an evaluation meets the problem (see ``FlagDefinition/configurationProblem``).
     var flagErrors: [Diagnostic] = []
     private(set) var key = ""
     /// Where the key stands, compact: its file name is looked up only for a message.

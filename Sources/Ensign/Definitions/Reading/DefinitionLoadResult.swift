@@ -8,8 +8,9 @@ package struct DefinitionLoadResult: Sendable {
     /// `$evaluators` entry it uses) that does not compile, a `defaultVariant` that names no
     /// variant.
     ///
-    /// Such a flag still loads and resolves with `PARSE_ERROR` (see
-    /// ``FlagDefinition/configurationProblem``), so these do not stop a context loading.
+    /// Such a flag still loads and evaluates as flagd's evaluators do, failing only where an
+    /// evaluation meets the problem (see ``FlagDefinition/configurationProblem``), so these do
+    /// not stop a context loading.
     package var flagErrors: [Diagnostic] = []
 
     /// ``diagnostics`` as a running context reports them: errors confined to one flag become

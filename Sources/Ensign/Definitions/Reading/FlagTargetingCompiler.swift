@@ -48,11 +48,13 @@ struct FlagTargetingCompiler {
             let message =
                 problem.evaluatorName.map { "evaluator '\($0)': \(problem.message)" }
                 ?? "'\(definition.key)' targeting: \(problem.message)"
-            // An error means the rule does not compile (warnings leave it usable).
+            // Nesting too deep stops compilation; any other error fails where an evaluation reaches it.
+            let reached = problem.stopsCompilation ? "until it is fixed" : "wherever an evaluation reaches that part"
             let consequence =
                 problem.evaluatorName.map {
-                    "every flag that uses '\($0)' reads its code default with PARSE_ERROR until it compiles"
-                } ?? "'\(definition.key)' reads its code default with PARSE_ERROR until its rule compiles"
+                    "every flag that uses '\($0)' reads its code default with PARSE_ERROR \(reached)"
+                }
+                ?? "'\(definition.key)' reads its code default with PARSE_ERROR \(reached)"
             let location = report(
                 problem.severity == .error ? .error : .warning, path: problem.path, evaluator: problem.evaluatorName,
                 ruleNode: node, key: problem.evaluatorName == nil ? definition.key : nil, message,
@@ -64,7 +66,7 @@ struct FlagTargetingCompiler {
         }
         guard let rule = compilation.rule else { return compiled(nil, problem: reasons.joined(separator: "; ")) }
         checkResults(of: rule, definition: definition, ruleNode: node)
-        return compiled(rule, problem: nil)
+        return compiled(rule, problem: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
     }
 
     /// This compiler's evaluators and options, with nothing reported yet.

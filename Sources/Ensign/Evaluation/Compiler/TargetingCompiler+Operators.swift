@@ -26,7 +26,8 @@ extension TargetingCompiler {
     /// Only what flagd cannot read at all is an error: an unknown operator, a `$ref` to no
     /// evaluator, nesting too deep. Everything else compiles, and what looks wrong is a
     /// warning: flagd evaluates it (to `null`, to a value, or to an evaluation failure that
-    /// reads `PARSE_ERROR`), and only when the rule reaches it.
+    /// reads `PARSE_ERROR`), and only when the rule reaches it. The errors but nesting fail
+    /// the same way at run time: only where an evaluation reaches them.
     mutating func compileOperator(_ name: String, _ argument: RuleTree, at path: Path) -> Compiled {
         let shape = OperandShape(argument)
         let arguments = Self.arguments(of: argument, at: path)
@@ -93,7 +94,8 @@ extension TargetingCompiler {
         }
     }
 
-    /// An operator that does not exist: an error, and its arguments are still compiled, so
+    /// An operator that does not exist: an error, which fails where an evaluation reaches it
+    /// (flagd's evaluator fails there, and not before); its arguments are still compiled, so
     /// that problems inside them are reported.
     private mutating func compileUnknown(_ name: String, _ arguments: [Argument], at path: Path) -> Compiled {
         var message = "unknown operator '\(name)'"
@@ -101,9 +103,9 @@ extension TargetingCompiler {
             message += "; did you mean '\(suggestion)'?"
         }
         message += " (an object with exactly one key is read as an operation)"
-        report(.error, at: path, message)
+        let failing = failingWhereReached(at: path, message)
         _ = compileAll(arguments)
-        return .computed(.literal(.null), mayReturnStrings: false)
+        return failing
     }
 
     /// An operator flagd cannot evaluate with `argument`: the operand is still compiled, so that

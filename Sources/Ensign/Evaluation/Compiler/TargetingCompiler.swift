@@ -47,10 +47,20 @@ struct TargetingCompiler {
     }
 
     /// Records a problem at `path` in the rule or evaluator being compiled.
-    mutating func report(_ severity: TargetingCompileProblem.Severity, at path: Path, _ message: String) {
+    mutating func report(
+        _ severity: TargetingCompileProblem.Severity, at path: Path, _ message: String, stopsCompilation: Bool = false
+    ) {
         problems.append(
             TargetingCompileProblem(
-                severity: severity, path: path.components, evaluatorName: evaluatorStack.last, message: message))
+                severity: severity, path: path.components, evaluatorName: evaluatorStack.last, message: message,
+                stopsCompilation: stopsCompilation))
+    }
+
+    /// An error in a part of the rule that flagd reads only when an evaluation reaches it: the
+    /// part fails there (`PARSE_ERROR`), and the rest of the rule works.
+    mutating func failingWhereReached(at path: Path, _ message: String) -> Compiled {
+        report(.error, at: path, message)
+        return .computed(FailingExpression(message), mayReturnStrings: false)
     }
 
     /// Compiles `value`, found at `path`.
@@ -58,7 +68,8 @@ struct TargetingCompiler {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else {
-            report(.error, at: path, "the rule nests more than \(Self.maximumDepth) levels deep")
+            report(
+                .error, at: path, "the rule nests more than \(Self.maximumDepth) levels deep", stopsCompilation: true)
             return .computed(.literal(.null), mayReturnStrings: false)
         }
         switch value {
@@ -179,8 +190,7 @@ struct TargetingCompiler {
     /// `{"$ref": "name"}`: the evaluator's compiled rule, inlined.
     mutating func compileReference(_ argument: RuleTree, at path: Path) -> Compiled {
         guard case .scalar(.string(let name)) = argument else {
-            report(.error, at: path, "'$ref' takes the name of an entry in $evaluators, a string")
-            return .computed(.literal(.null), mayReturnStrings: false)
+            return failingWhereReached(at: path, "'$ref' takes the name of an entry in $evaluators, a string")
         }
         // Exactly that name: a dictionary lookup would also find a canonically equivalent one.
         guard let index = evaluators.index(forKey: name), evaluators[index].key.isExactly(name) else {
@@ -192,13 +202,12 @@ struct TargetingCompiler {
             } else {
                 message += "; defined evaluators: " + evaluators.keys.sorted().joined(separator: ", ")
             }
-            report(.error, at: path, message)
-            return .computed(.literal(.null), mayReturnStrings: false)
+            return failingWhereReached(at: path, message)
         }
         if let start = evaluatorStack.firstIndex(of: name) {
             let cycle = (evaluatorStack[start...] + [name]).joined(separator: " → ")
-            report(.error, at: path, "evaluator '\(name)' refers to itself through $ref (\(cycle)); break the cycle")
-            return .computed(.literal(.null), mayReturnStrings: false)
+            return failingWhereReached(
+                at: path, "evaluator '\(name)' refers to itself through $ref (\(cycle)); break the cycle")
         }
         return compileEvaluator(named: name) ?? .computed(.literal(.null), mayReturnStrings: false)
     }
