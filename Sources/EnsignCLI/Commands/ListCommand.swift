@@ -41,7 +41,7 @@ enum ListCommand {
         let client = try LiveTarget.connect(arguments)
         let flagSet = arguments.option("set")
         let keys = try client.list(prefix: arguments.option("prefix")).filter { key in
-            flagSet.map { key.metadata[flagSetKey] == .string($0) } ?? true
+            flagSet.map { key.metadata[FlagDefinition.flagSetMetadataKey] == .string($0) } ?? true
         }
         if arguments.flag("json") {
             console.print(try LiveFormat.json(keys).jsonText)
@@ -60,9 +60,6 @@ enum ListCommand {
         return ExitStatus.success
     }
 
-    /// The metadata key that names a flag's set, as flagd names it.
-    static let flagSetKey = "flagSetId"
-
     static func listOffline(
         _ directory: String, prefix: String?, flagSet: String? = nil, json: Bool, console: inout Console
     ) -> Int32 {
@@ -73,7 +70,7 @@ enum ListCommand {
         if loaded.diagnostics.containsErrors { return ExitStatus.failure }
         let definitions = loaded.definitions.keys.filter { $0.hasPrefix(prefix ?? "") }
             .compactMap { loaded.definitions[$0] }
-            .filter { definition in flagSet.map { definition.metadata[flagSetKey] == .string($0) } ?? true }
+            .filter { definition in flagSet.map { definition.flagSetID == $0 } ?? true }
         if json {
             console.print(JSONValue.array(definitions.map(self.json)).jsonText)
             return ExitStatus.success

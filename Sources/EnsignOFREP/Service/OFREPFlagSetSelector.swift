@@ -13,7 +13,7 @@ public struct OFREPFlagSetSelector: Sendable, Hashable, CustomStringConvertible 
     public var flagSetID: String
 
     /// The metadata key that names a flag's set, as flagd names it.
-    public static let metadataKey = "flagSetId"
+    public static let metadataKey = FlagDefinition.flagSetMetadataKey
 
     /// The request header that carries a selector.
     public static let headerName = "flagd-selector"
@@ -52,7 +52,7 @@ public struct OFREPFlagSetSelector: Sendable, Hashable, CustomStringConvertible 
 
     /// Whether the flag `definition` belongs to the selected set.
     public func selects(_ definition: FlagDefinition) -> Bool {
-        definition.metadata[Self.metadataKey] == .string(flagSetID)
+        definition.flagSetID == flagSetID
     }
 
     /// The selector a request carries: its `Flagd-Selector` header, else its `selector` query

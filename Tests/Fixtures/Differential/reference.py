@@ -218,6 +218,8 @@ def watch_substr(args):
     start = int(start)
     if start > len(text) or (start == len(text) and len(text) > 0):
         event("substr-start-past-end")
+    if start < 0 and len(text) + start < 0:
+        event("substr-start-before-beginning")
     if len(args) >= 3 and args[2] is not None:
         length = jl_builtins.to_number(args[2])
         begin = start if start >= 0 else max(len(text) + start, 0)
@@ -325,6 +327,9 @@ def watch_sem_ver(args):
     for version in (args[0], args[2]):
         if isinstance(version, str) and SEMVER_SHORT_SUFFIX.match(version):
             event("semver-short-with-suffix")
+        if is_big(version):
+            # Go formats the float64 with %v: 9.007199254740992e+15, not a version.
+            event("number-precision")
 
 
 # Operators whose operand must be an array in Go's jsonlogic (a scalar panics: PARSE_ERROR).
@@ -464,10 +469,15 @@ def watched_var(data=None, *args):
 
 jl_builtins.op_var = watched_var
 flagd_targeting.OPERATORS["var"] = watched_var
+def watch_equality_operands(args):
+    if len(args) < 2:
+        event("equality-too-few-operands")
+
+
 for _op in ("==", "!="):
-    wrap(_op, lambda d, a: watch_loose_equality(a[0] if a else None, a[1] if len(a) > 1 else None))
+    wrap(_op, lambda d, a: (watch_equality_operands(a), watch_loose_equality(a[0] if a else None, a[1] if len(a) > 1 else None)))
 for _op in ("===", "!=="):
-    wrap(_op, lambda d, a: watch_strict_equality(a[0] if a else None, a[1] if len(a) > 1 else None))
+    wrap(_op, lambda d, a: (watch_equality_operands(a), watch_strict_equality(a[0] if a else None, a[1] if len(a) > 1 else None)))
 for _op in ("<", "<=", ">", ">="):
     wrap(_op, lambda d, a: watch_ordering(a))
 for _op in ("+", "-", "*", "/", "%", "min", "max"):

@@ -61,6 +61,11 @@ public struct FlagDefinition: Sendable {
     package var expires: CalendarDay? { storage.constraints?.expires }
     /// Flag metadata with the file's flag-set metadata merged underneath.
     public var metadata: [String: JSONValue] { storage.metadata }
+    /// The flag set the flag belongs to: `flagSetId` in its metadata (its own, or its file's),
+    /// as flagd groups flags; `nil` when it names none.
+    public var flagSetID: String? { storage.metadata[Self.flagSetMetadataKey]?.stringValue }
+    /// The metadata key that names a flag's set, as flagd names it.
+    public static let flagSetMetadataKey = "flagSetId"
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
     /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
     public var swiftType: String? { storage.constraints?.swiftType }

@@ -8,7 +8,10 @@ extension DifferentialGenerator {
         var members: [(String, GeneratedJSON)] = []
         if chance(75) {
             members.append(
-                ("targetingKey", .string(pick(["user-1", "u42", "ejOoVL", "", "ключ", "😀", "ann@bforbank.example"]))))
+                (
+                    "targetingKey",
+                    .string(pick(["user-1", "u42", "ejOoVL", "", "", "ключ", "😀", "ann@bforbank.example"]))
+                ))
         }
         for (name, values) in Self.attributeValues where chance(55) {
             members.append((name, pick(values)))

@@ -4,9 +4,9 @@ extension DifferentialGenerator {
     /// A flag's `targeting`: `if` over conditions 45%, `fractional` 15%, `fractional` inside an
     /// `if` 10%, an expression whose string names a variant 10%, a bare condition 7% (the
     /// result `true`/`false` names a variant), a `$ref` 5% (when the set has evaluators), an
-    /// arithmetic result 3%, any expression 5%.
+    /// arithmetic result 3%, any expression 5%, an `if` over a corner (``corner(depth:)``) 3%.
     mutating func targeting(variants: [String]) -> GeneratedJSON {
-        switch choose([45, 15, 10, 10, 7, 5, 3, 5]) {
+        switch choose([45, 15, 10, 10, 7, 5, 3, 5, 3]) {
         case 0: return ifRule(variants: variants)
         case 1: return fractional(variants: variants)
         case 2:
@@ -16,7 +16,9 @@ extension DifferentialGenerator {
         case 4: return condition(depth: 2)
         case 5 where !evaluatorNames.isEmpty: return reference()
         case 6: return .operation(pick(["+", "-", "*"]), .array([.operation("var", "ratio"), .int(1)]))
-        default: return value(depth: 3)
+        case 7: return value(depth: 3)
+        default:
+            return .operation("if", .array([corner(depth: 1), variantName(variants), variantName(variants)]))
         }
     }
 
@@ -74,9 +76,9 @@ extension DifferentialGenerator {
     /// A boolean-ish expression, as rules' conditions are; relative weights: `==`/`!=`/`===`/`!==`
     /// 20, `in` 15, `starts_with`/`ends_with` 8, `sem_ver` 8, `<`/`<=`/`>`/`>=` 12, `and`/`or` 10,
     /// `!`/`!!` 5, `some`/`all`/`none`/`filter` 6, `missing`/`missing_some` 4, `$ref` 3, a nested
-    /// `if` 3, a bare boolean or `var` 4 (the nesting ones only while depth remains).
+    /// `if` 3, a bare boolean or `var` 4, a corner 4 (the nesting ones only while depth remains).
     mutating func condition(depth: Int) -> GeneratedJSON {
-        let index = choose([20, 15, 8, 8, 12, depth > 0 ? 10 : 0, 5, depth > 0 ? 6 : 0, 4, 3, depth > 0 ? 3 : 0, 4])
+        let index = choose([20, 15, 8, 8, 12, depth > 0 ? 10 : 0, 5, depth > 0 ? 6 : 0, 4, 3, depth > 0 ? 3 : 0, 4, 4])
         switch index {
         case 0:
             let name = pick(["==", "!=", "===", "!=="])
@@ -121,8 +123,10 @@ extension DifferentialGenerator {
             return reference()
         case 10:
             return .operation("if", .array([condition(depth: depth - 1), condition(depth: 0), condition(depth: 0)]))
-        default:
+        case 11:
             return chance(50) ? .operation("var", "beta") : .bool(chance(50))
+        default:
+            return corner(depth: depth)
         }
     }
 
@@ -150,10 +154,11 @@ extension DifferentialGenerator {
     }
 
     /// Any value expression: a context attribute 25%, a literal 15%, arithmetic 25%, `cat` 10%,
-    /// `substr` 7%, `merge` 4%, `map`/`filter`/`reduce` 7%, `if`/`?:` 4%, `missing` 3%.
+    /// `substr` 7%, `merge` 4%, `map`/`filter`/`reduce` 7%, `if`/`?:` 4%, `missing` 3%, a corner 4%
+    /// (relative weights, summing to 104).
     mutating func value(depth: Int) -> GeneratedJSON {
         guard depth > 0 else { return chance(60) ? attribute() : literal() }
-        switch choose([25, 15, 25, 10, 7, 4, 7, 4, 3]) {
+        switch choose([25, 15, 25, 10, 7, 4, 7, 4, 3, 4]) {
         case 0: return attribute()
         case 1: return literal()
         case 2:
@@ -170,7 +175,8 @@ extension DifferentialGenerator {
             return .operation(
                 chance(80) ? "if" : "?:",
                 .array([condition(depth: 1), value(depth: depth - 1), value(depth: depth - 1)]))
-        default: return .operation("missing", .array([.string(pick(Self.attributePaths)), .string("email")]))
+        case 8: return .operation("missing", .array([.string(pick(Self.attributePaths)), .string("email")]))
+        default: return corner(depth: depth - 1)
         }
     }
 

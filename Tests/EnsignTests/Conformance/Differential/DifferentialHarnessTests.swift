@@ -23,14 +23,14 @@ struct DifferentialHarnessTests {
     /// Unexplained mismatches shrunk and printed (one per shape), so a broken build still reports quickly.
     static let shrunkReports = 12
     /// What the issue asks the CI bound to reach.
-    static let requiredEvaluations = 10_000
+    static let requiredEvaluations = 20_000
 
-    /// 1,200 flag sets (about 11,000 evaluations) in a normal build; 150 under a sanitizer.
+    /// 2,400 flag sets (about 22,000 evaluations) in a normal build; 150 under a sanitizer.
     static var caseCount: Int {
         if let count = ProcessInfo.processInfo.environment["ENSIGN_DIFFERENTIAL_CASES"].flatMap(Int.init) {
             return count
         }
-        return SanitizerCheck.isSanitized ? 150 : 1_200
+        return SanitizerCheck.isSanitized ? 150 : 2_400
     }
 
     /// `ENSIGN_DIFFERENTIAL_VERBOSE=1` prints every flag set and verdict, as a replayed seed does.
@@ -44,7 +44,7 @@ struct DifferentialHarnessTests {
     }
 
     /// The seeds a normal build runs when no variable says otherwise.
-    static let ciSeeds = (0..<UInt64(1_200)).map { 1 + $0 }
+    static let ciSeeds = (0..<UInt64(2_400)).map { 1 + $0 }
 
     @Test(
         "Generated evaluations agree with the reference, and every difference is a documented class", .blocksItsThread)
@@ -60,6 +60,7 @@ struct DifferentialHarnessTests {
             tally.add(verdicts)
         }
         print("\(tally.summary)\n  in \(ContinuousClock.now - start)")
+        if Self.seeds.count > 1 { print(Self.classReproductions(tally, run: run)) }
         let reports = tally.unexplainedShapes.sorted { $0.value.count > $1.value.count }.prefix(Self.shrunkReports)
             .map { shape, entry in Self.report(shape: shape, entry.first, count: entry.count, run: run) }
         #expect(tally.unexplainedCount == 0, "\(reports.joined(separator: "\n\n"))")
@@ -82,7 +83,7 @@ struct DifferentialHarnessTests {
             let judged: String
             switch verdict {
             case .match: judged = "agree"
-            case .explained(let explanation): judged = "explained: \(explanation.id)"
+            case .explained(let explanation, _): judged = "explained: \(explanation.id)"
             case .unexplained(let evidence):
                 judged =
                     "UNEXPLAINED: Ensign \(evidence.ensign.outcome) / reference \(evidence.reference.outcome)"
@@ -92,6 +93,29 @@ struct DifferentialHarnessTests {
             lines.append(
                 "  \(index): \(GeneratedJSON.string(evaluation.flagKey).text()) as \(evaluation.type.rawValue)"
                     + " in \(evaluation.context.text()): \(judged)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One shrunk reproduction per class of difference the run met, with the class's reason:
+    /// the accepted differences as evidence, each small enough to read.
+    static func classReproductions(_ tally: DifferentialTally, run: DifferentialRun) -> String {
+        var lines = ["differences by class, each shrunk to one evaluation:"]
+        for (id, evidence) in tally.firstExplained.sorted(by: { $0.key < $1.key }) {
+            let single = evidence.testCase.only(evidence.index)
+            var shrinker = DifferentialShrinker(stillFails: { run.isExplained($0, as: id) })
+            shrinker.maximumReplays = 80
+            let shrunk = shrinker.shrink(single)
+            let summary = MismatchClass.catalog.first { $0.id == id }?.summary ?? ""
+            let final = (try? run.judge(shrunk).first).flatMap { verdict -> MismatchEvidence? in
+                if case .explained(_, let evidence) = verdict { return evidence }
+                return nil
+            }
+            lines.append("- \(id) (\(tally.explained[id] ?? 0)×): \(summary)")
+            lines.append(shrunk.reproduction.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            if let final {
+                lines.append("    Ensign: \(final.ensign.outcome) / reference: \(final.reference.outcome)")
+            }
         }
         return lines.joined(separator: "\n")
     }

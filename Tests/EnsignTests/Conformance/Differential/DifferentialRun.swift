@@ -6,7 +6,7 @@ struct DifferentialRun {
     /// The judgement of one evaluation.
     enum Verdict {
         case match
-        case explained(MismatchClass)
+        case explained(MismatchClass, MismatchEvidence)
         case unexplained(MismatchEvidence)
     }
 
@@ -26,7 +26,7 @@ struct DifferentialRun {
             let evidence = MismatchEvidence(
                 testCase: testCase, index: index, ensign: ensign[index], reference: referenceResult,
                 loadError: theirs.loadError, loadEvents: theirs.loadEvents)
-            if let explanation = MismatchClass.classify(evidence) { return .explained(explanation) }
+            if let explanation = MismatchClass.classify(evidence) { return .explained(explanation, evidence) }
             return .unexplained(evidence)
         }
     }
@@ -38,6 +38,15 @@ struct DifferentialRun {
             outcome: EvaluationOutcome(
                 value: type.callerDefault, variant: nil, reason: "ERROR", errorCode: "LOAD_REFUSED"),
             events: [])
+    }
+
+    /// Whether a one-evaluation case is still a mismatch that class `id` explains (what
+    /// shrinking an explained mismatch keeps).
+    func isExplained(_ testCase: DifferentialCase, as id: String) -> Bool {
+        guard let verdict = try? judge(testCase).first, case .explained(let explanation, _) = verdict else {
+            return false
+        }
+        return explanation.id == id
     }
 
     /// Whether a one-evaluation case is still an unexplained mismatch of the same shape
@@ -55,6 +64,8 @@ struct DifferentialTally {
     var evaluations = 0
     var matches = 0
     var explained: [String: Int] = [:]
+    /// The first mismatch of each explained class, for its shrunk reproduction.
+    var firstExplained: [String: MismatchEvidence] = [:]
     /// Explained mismatches where the Python core differs from flagd's Go daemon and Ensign gives Go's answer.
     var referenceDeviations = 0
     /// Explained mismatches where Ensign differs from Go on purpose.
@@ -79,8 +90,9 @@ struct DifferentialTally {
             evaluations += 1
             switch verdict {
             case .match: matches += 1
-            case .explained(let explanation):
+            case .explained(let explanation, let evidence):
                 explained[explanation.id, default: 0] += 1
+                if firstExplained[explanation.id] == nil { firstExplained[explanation.id] = evidence }
                 if explanation.isDeliberate { deliberateDifferences += 1 } else { referenceDeviations += 1 }
             case .unexplained(let evidence):
                 unexplainedCount += 1

@@ -42,6 +42,14 @@ extension MismatchClass {
         event("cat-number-format", "cat of a float: Go FormatFloat('f', -1), never an exponent; Python %.15g [11]"),
         event("cat-trims", "cat of two or more values: Go trims the result's outer whitespace; Python keeps it [11]"),
         event("substr-start-past-end", "substr starting past the end: Go the whole string; Python \"\" [8]"),
+        event(
+            "equality-too-few-operands",
+            "==, ===, != and !== with fewer than two operands: Go false (== and ===) or true (!= and !==), in"
+                + " jsonlogic v3.9.1 comp.go; Python compares the missing operands as None"),
+        event(
+            "substr-start-before-beginning",
+            "substr whose negative start reaches before the beginning: Go the whole string (jsonlogic v3.9.1"
+                + " strings.go returns it unsliced); Python starts at 0 and still applies the length"),
         event("substr-end-before-start", "substr whose end falls before its start: Go PARSE_ERROR; Python \"\" [8]"),
         event(
             "substr-length-past-end",

@@ -77,17 +77,6 @@ extension MismatchClass {
             "Go replaces {\"$ref\": name} in the compact JSON text, non-ASCII names included; the Python core's"
                 + " regex runs over ensure_ascii text and reads the evaluator's JSON as a replacement template"),
         MismatchClass(
-            id: "default-variant-names-no-variant",
-            summary: "Ensign (deliberately) makes a defaultVariant naming no variant a PARSE_ERROR of that flag;"
-                + " Go refuses the whole flag set, the Python core reads GENERAL (or a targeting match)",
-            isDeliberate: true
-        ) { evidence in
-            guard case .string(let name)? = evidence.flag?["defaultVariant"], !name.isEmpty,
-                evidence.flag?["variants"]?[name] == nil
-            else { return false }
-            return evidence.ensign.outcome.errorCode == "PARSE_ERROR"
-        },
-        MismatchClass(
             id: "default-variant-not-a-string",
             summary: "Ensign (deliberately) makes a defaultVariant that is not a string a PARSE_ERROR of that flag;"
                 + " Go refuses the whole flag set, the Python core reads true as \"true\"",
@@ -98,14 +87,15 @@ extension MismatchClass {
             return evidence.ensign.outcome.errorCode == "PARSE_ERROR"
         },
         MismatchClass(
-            id: "unresolved-ref",
-            summary: "Ensign (deliberately, as issue 18 asks) makes a rule it cannot read — a $ref to no evaluator,"
-                + " an unknown operator — a PARSE_ERROR of that flag at load; Go fails only when an evaluation"
-                + " reaches it, the Python core the same or never",
+            id: "int-read-of-a-fraction",
+            summary: "Ensign (deliberately) makes an int read of a number with a fraction, or beyond Int's range, a"
+                + " TYPE_MISMATCH; Go's ResolveIntValue converts the float64 with int64(v), truncating 1.25 to 1",
             isDeliberate: true
         ) { evidence in
-            evidence.ensign.outcome.errorCode == "PARSE_ERROR"
-                && evidence.ensign.loadErrors.contains { $0.contains("which $evaluators does not define") }
+            guard evidence.evaluation.type == .int, evidence.ensign.outcome.errorCode == "TYPE_MISMATCH",
+                case .double(let value) = evidence.ensign.untypedValue
+            else { return false }
+            return value.rounded(.towardZero) != value || Int(exactly: value) == nil
         },
         MismatchClass(
             id: "empty-flag-key",

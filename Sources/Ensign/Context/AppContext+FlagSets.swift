@@ -1,0 +1,47 @@
+extension AppContext {
+    /// The keys of the flags in the flag set `id`, in the definitions' order: the flags whose
+    /// `metadata` (their own, or their file's) has `flagSetId: id`, as flagd groups flags.
+    ///
+    /// A server with one team's flags per set serves each set apart (`ensign serve` by flagd's
+    /// selector); an app reads the set it owns:
+    ///
+    /// ```swift
+    /// for key in context.flagKeys(inSet: "payments") {
+    ///     print(key, context.details(forKeyNamed: key).value)
+    /// }
+    /// ```
+    ///
+    /// In a prefix scope, only the set's keys under the prefix, relative to it.
+    public func flagKeys(inSet id: String) -> [String] {
+        definitions.orderedDefinitions.compactMap { definition in
+            guard definition.kind == .flag, definition.flagSetID == id else { return nil }
+            guard let keyPrefix else { return definition.key }
+            return definition.key.hasPrefix(keyPrefix) ? String(definition.key.dropFirst(keyPrefix.count)) : nil
+        }
+    }
+
+    /// Calls `handler` once per transaction that changes a flag of the flag set `id`, with
+    /// those flags' changes only.
+    ///
+    /// Membership is read when the change is delivered, from the definitions the change left:
+    /// a reload that moves a flag into the set reports it from then on.
+    ///
+    /// ```swift
+    /// let token = context.observe(flagSet: "payments", label: "payments menu") { batch in
+    ///     menu.refresh(batch.keys)
+    /// }
+    /// ```
+    public func observe(
+        flagSet id: String, label: String? = nil, _ handler: @escaping @Sendable (ChangeBatch) -> Void
+    ) -> ObservationToken {
+        observeAll(label: label) { [weak store] batch in
+            guard let definitions = store?.snapshot().layout.definitions else { return }
+            var inSet = batch
+            inSet.changes = batch.changes.filter { change in
+                guard let definition = definitions[change.key] else { return false }
+                return definition.kind == .flag && definition.flagSetID == id
+            }
+            if !inSet.changes.isEmpty { handler(inSet) }
+        }
+    }
+}
