@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignServe
 import EnsignTestSupport
 import Foundation
 import Testing
@@ -61,6 +62,54 @@ struct ContextEnrichmentTests {
         #expect(try evaluate(email: "ada@example.com") == ["staff-banner": true, "regional-color": "blue"])
         #expect(
             try evaluate(email: "") == ["staff-banner": false, "regional-color": "blue"], "no header: the client's")
+    }
+
+    @Test("The same enrichment from a --config file, and the command line winning over the file")
+    func configurationFile() throws {
+        try OpenFeatureClientTests.client.prepare(for: "the context enrichment test")
+        let directory = try TemporaryDirectory()
+        let flagsFile = try directory.write("flags.json", Self.flags)
+        let configuration = try directory.write(
+            "serve.yaml", "context-value:\n  region: eu\ncontext-from-header:\n  X-User-Email: email\n")
+        let script = try directory.write("client.py", Self.program)
+        for (extra, color) in [([String](), "blue"), (["--context-value", "region=us"], "red")] {
+            let server = try OpenFeatureClientTests.Server(
+                flags: URL(fileURLWithPath: flagsFile), arguments: ["--config", configuration] + extra)
+            let result = try BuiltExecutable.run(
+                executable: OpenFeatureClientTests.client.python,
+                [script, "http://127.0.0.1:\(server.port)", "ada@example.com"], timeout: .seconds(120))
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(
+                try JSONValue(jsonText: result.output) == ["staff-banner": true, "regional-color": .string(color)],
+                "\(extra)")
+        }
+    }
+
+    @Test("A --config file with a misspelt setting or a bad entry is refused with its position (exit 1)")
+    func configurationFileErrors() throws {
+        let directory = try TemporaryDirectory()
+        let flagsFile = try directory.write("flags.json", Self.flags)
+        for (text, expected) in [
+            ("context-values:\n  region: eu\n", "1:1: unknown setting 'context-values'; did you mean 'context-value'?"),
+            (
+                "context-value: [region]\n",
+                "1:16: context-value is a mapping of a context key to a value, not a sequence"
+            ),
+            ("context-value:\n  region: { a: 1 }\n", "2:11: 'region' under context-value needs a value (a string)"),
+            (
+                "context-from-header:\n  X Email: email\n",
+                "2:3: 'X Email' under context-from-header is not a header name"
+            ),
+            ("- context-value\n", "1:1: the serve configuration is a mapping, not a sequence"),
+        ] {
+            let file = try directory.write("serve.yaml", text)
+            let result = try BuiltExecutable.run(
+                "ensign", ["serve", "--flags", flagsFile, "--listen", "127.0.0.1:0", "--config", file])
+            #expect(result.status == 1, "\(text): \(result.errors)")
+            #expect(result.errors.contains("\(file):\(expected)"), "\(result.errors)")
+        }
+        let empty = try directory.write("empty.yaml", "# nothing yet\n")
+        #expect(try ServeConfigurationFile(contentsOf: empty) == ServeConfigurationFile())
     }
 
     @Test("A malformed --context-value or --context-from-header is a usage error (exit 2)")

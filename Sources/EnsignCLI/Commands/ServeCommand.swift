@@ -57,6 +57,10 @@ enum ServeCommand {
                 "the most event streams at once (default: three quarters of the connection limit, at most 50000)"),
             .value("socket", "PATH", "the control socket (default: <runtime dir>/serve.<pid>.sock)"),
             .value(
+                "config", "FILE",
+                "read context enrichment from FILE (YAML or JSON: context-value and context-from-header, as flagd names them)"
+            ),
+            .value(
                 "context-value", "KEY=VALUE",
                 "add KEY (a string) to every evaluation's context, over the request's own (flagd's -X)",
                 repeatable: true),
@@ -74,8 +78,8 @@ enum ServeCommand {
         ],
         sharedOptions: [EtcdTLSOptions.group],
         epilogue: """
-            exit status: 0 after a clean stop, 1 when the flags do not load, the address
-            cannot be bound, or the TLS library refuses the certificate and key.
+            exit status: 0 after a clean stop, 1 when the flags or the --config file do not
+            load, the address cannot be bound, or the TLS library refuses the certificate and key.
 
             example:
               ensign serve --flags flags/ --env staging --listen 127.0.0.1:8016
@@ -83,29 +87,27 @@ enum ServeCommand {
             """,
         run: run)
 
-    /// `--context-value KEY=VALUE` and `--context-from-header HEADER=KEY` (or `HEADER:KEY`,
-    /// flagd's spelling), checked: a pair each, a key, and a header name HTTP allows.
-    static func contextEnrichment(_ arguments: ParsedArguments) throws(UsageError) -> (
+    /// `--config FILE`'s context enrichment, then `--context-value KEY=VALUE` and
+    /// `--context-from-header HEADER=KEY` (or `HEADER:KEY`, flagd's spelling) over it, checked:
+    /// a pair each, a key, and a header name HTTP allows.
+    static func contextEnrichment(_ arguments: ParsedArguments, file: ServeConfigurationFile) throws(UsageError) -> (
         [String: JSONValue], [String: String]
     ) {
-        var values: [String: JSONValue] = [:]
+        var values = file.contextValues.mapValues(JSONValue.string)
         for pair in arguments.options("context-value") {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw UsageError("--context-value takes KEY=VALUE, not '\(pair)'")
             }
             values[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
         }
-        var headers: [String: String] = [:]
+        var headers = file.contextFromHeaders
         for pair in arguments.options("context-from-header") {
             guard let separator = pair.firstIndex(where: { $0 == "=" || $0 == ":" }) else {
                 throw UsageError("--context-from-header takes HEADER=KEY, not '\(pair)'")
             }
             let header = pair[..<separator]
             let key = pair[pair.index(after: separator)...]
-            let tokenCharacters = "!#$%&'*+-.^_`|~"
-            guard !header.isEmpty, !key.isEmpty,
-                header.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || tokenCharacters.contains($0) })
-            else {
+            guard !key.isEmpty, ServeConfigurationFile.isHeaderName(header) else {
                 throw UsageError("--context-from-header takes HEADER=KEY with a header name HTTP allows, not '\(pair)'")
             }
             headers[header.lowercased()] = String(key)
@@ -127,7 +129,16 @@ enum ServeCommand {
             throw UsageError("--listen: \(error)")
         }
         let credentials = try readCredentials(arguments)
-        let enrichment = try contextEnrichment(arguments)
+        var configurationFile = ServeConfigurationFile()
+        if let path = arguments.option("config") {
+            do {
+                configurationFile = try ServeConfigurationFile(contentsOf: path)
+            } catch {
+                console.printError("error: \(error)")
+                return ExitStatus.failure
+            }
+        }
+        let enrichment = try contextEnrichment(arguments, file: configurationFile)
         var serverOptions = OFREPServerOptions()
         serverOptions.listenAddress = listen
         serverOptions.managementAddress = try arguments.option("management-listen").map { text in
