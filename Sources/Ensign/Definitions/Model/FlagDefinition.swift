@@ -76,7 +76,7 @@ public struct FlagDefinition: Sendable {
     /// checked its possible results).
     package var compiledTargeting: TargetingRule? { storage.rules?.targeting.compiledRule }
     /// The errors in the targeting rule, with their positions. When the rule did not compile at
-    /// all (``compiledTargeting`` is `nil`: it nests too deep) the flag resolves with
+    /// all (it nests too deep) the flag resolves with
     /// `PARSE_ERROR`; otherwise the parts named (an unknown operator, a `$ref` to no evaluator)
     /// fail with `PARSE_ERROR` only where an evaluation reaches them, as in flagd.
     public var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
@@ -102,7 +102,8 @@ public struct FlagDefinition: Sendable {
     /// flagd's evaluators do (see the File format article's "Load errors and run-time
     /// results"): a `defaultVariant` that names no variant fails with `GENERAL` only where an
     /// evaluation falls to the default, and an unknown operator with `PARSE_ERROR` only where
-    /// one reaches it; ``servingProblem``s fail every evaluation with `PARSE_ERROR`.
+    /// one reaches it; a `defaultVariant` that is not a string, or a rule that does not compile,
+    /// fails every evaluation with `PARSE_ERROR`.
     public var configurationProblem: String? {
         if let problem = servingProblem { return problem }
         var problems: [String] = []
