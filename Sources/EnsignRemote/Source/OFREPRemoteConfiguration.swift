@@ -27,6 +27,10 @@ public struct OFREPRemoteConfiguration: Sendable {
     public var cacheFile: String?
     /// How old a cached evaluation may be and still be used at start (30 days).
     public var cacheTimeToLive: Duration
+    /// When the cache file is used: ``OFREPCacheMode/localCacheFirst`` (the default, as OFREP
+    /// ADR 0009 recommends) serves it as `attach` returns; ``OFREPCacheMode/networkFirst`` waits
+    /// for the server and falls back to it only offline; ``OFREPCacheMode/disabled`` ignores it.
+    public var cacheMode: OFREPCacheMode = .localCacheFirst
     /// How often to ask again when no event stream is connected; `nil` (the default, as OFREP
     /// ADR 0010 decides for static-context clients): never, so values stay put for a session
     /// and only event streams, reconnections and ``OFREPRemoteSource/refresh()`` (call it when

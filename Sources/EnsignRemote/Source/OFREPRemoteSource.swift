@@ -95,8 +95,9 @@ public final class OFREPRemoteSource: ValueProvider {
         }
         self.configuration = configuration
         self.transport = transport
-        cache = configuration.cacheFile.map { path in
-            EvaluationCacheFile(
+        cache = configuration.cacheFile.flatMap { path in
+            guard configuration.cacheMode != .disabled else { return nil }
+            return EvaluationCacheFile(
                 path: path,
                 cacheKey: CachedEvaluation.cacheKey(
                     baseURL: configuration.baseURL, context: configuration.evaluationContext,
@@ -138,8 +139,9 @@ public final class OFREPRemoteSource: ValueProvider {
             progress.isSynced = false
             progress.isStopped = false
         }
-        // Outside the lock: observers of the cached values run here and may call the source.
-        let initial = startFromCache(updates)
+        // Outside the lock: observers of the first values run here and may call the source.
+        let initial =
+            configuration.cacheMode == .networkFirst ? startFromNetwork(session, updates) : startFromCache(updates)
         let thread = WorkerThread(name: "ensign-remote") { session.run(initial) }
         let orphaned = running.withLock { running in
             guard running?.session === session else { return true }
@@ -149,10 +151,30 @@ public final class OFREPRemoteSource: ValueProvider {
         if orphaned { thread.join() }  // stopped while starting: the cancelled loop ends at once
     }
 
+    /// ``OFREPCacheMode/networkFirst``: asks the server on the caller's thread; only when that
+    /// fails in a way the cache may cover (unreachable, a timeout, 5xx, 429) delivers the cache.
+    private func startFromNetwork(
+        _ session: RemoteSession, _ updates: ValueProviderUpdates
+    ) -> RemoteSession.LoopState {
+        var state = RemoteSession.LoopState()
+        guard !session.fetch(.conditional, &state) else { return state }
+        guard state.lastFailureAllowsCache else {
+            state.fetchedAtStart = true
+            return state
+        }
+        var fallback = startFromCache(updates, after: state)
+        fallback.fetchedAtStart = true
+        // Delivering the cache marked the layer healthy; the server is still out of reach.
+        if let error = progress.withLock({ $0.lastError }) { updates.reportUnavailable(error: error, from: name) }
+        return fallback
+    }
+
     /// Loads the cache and delivers it when the source has delivered nothing yet; the loop's
     /// first state either way (the cache's `ETag` makes the first request conditional).
-    private func startFromCache(_ updates: ValueProviderUpdates) -> RemoteSession.LoopState {
-        var state = RemoteSession.LoopState()
+    private func startFromCache(
+        _ updates: ValueProviderUpdates, after earlier: RemoteSession.LoopState = RemoteSession.LoopState()
+    ) -> RemoteSession.LoopState {
+        var state = earlier
         guard let cache else { return state }
         let (cached, problems) = cache.load()
         state.pendingProblems = problems

@@ -42,6 +42,12 @@ final class RemoteSession: Sendable {
         var pendingProblems: [Diagnostic] = []
         /// The event stream's last event ID, sent as `Last-Event-ID` on reconnection.
         var lastEventID = ""
+        /// Whether the last failure is one a cached evaluation may cover (the server unreachable,
+        /// slow, or failing with 5xx or 429), as opposed to a refusal (400, 401, 403).
+        var lastFailureAllowsCache = false
+        /// Whether the start already asked the server and failed (network-first), so the loop
+        /// waits before asking again.
+        var fetchedAtStart = false
     }
 
     init(
@@ -62,6 +68,17 @@ final class RemoteSession: Sendable {
     /// Runs until cancelled, starting from `state` (the cache's evaluation, if one was delivered).
     func run(_ initial: LoopState) {
         var state = initial
+        if state.fetchedAtStart {
+            state.fetchedAtStart = false
+            if pause(failureDelay(state)) { return finish() }
+        } else if state.current != nil, !state.servingCache {
+            // Network-first fetched at start: follow its streams, or wait for the next poll.
+            if !(configuration.followsEventStreams && transport.supportsEventStreams && !state.streams.isEmpty),
+                pause(configuration.pollInterval ?? .seconds(365 * 24 * 3600))
+            {
+                return finish()
+            }
+        }
         while !cancellation.isCancelled {
             guard fetch(.conditional, &state) else {
                 if cancellation.isCancelled || pause(failureDelay(state)) { break }
@@ -78,6 +95,10 @@ final class RemoteSession: Sendable {
             }
             if pause(configuration.pollInterval ?? .seconds(365 * 24 * 3600)) { break }
         }
+        finish()
+    }
+
+    private func finish() {
         progress.update { progress in
             progress.isStopped = true
             progress.isStreaming = false
@@ -97,6 +118,7 @@ final class RemoteSession: Sendable {
     /// Fetches the bulk evaluation and delivers it; returns whether the server answered (200 or 304).
     @discardableResult
     func fetch(_ trigger: Trigger, _ state: inout LoopState) -> Bool {
+        state.lastFailureAllowsCache = false
         if let notBefore = state.notBefore {
             let remaining = ContinuousClock.now.duration(to: notBefore)
             if remaining > .zero, cancellation.sleep(for: remaining) { return false }
@@ -111,6 +133,7 @@ final class RemoteSession: Sendable {
             return false
         } catch {
             fail("\(error)", &state)
+            state.lastFailureAllowsCache = true
             return false
         }
         guard !cancellation.isCancelled else { return false }
@@ -136,6 +159,7 @@ final class RemoteSession: Sendable {
             if let wait { state.notBefore = ContinuousClock.now + wait }
             let after = wait.map { ", retrying after \($0.components.seconds) s" } ?? ""
             fail("the server answered \(response.status) \(response.head.reason)\(after)", &state)
+            state.lastFailureAllowsCache = true
         case 401, 403:
             fail("the server refused the credentials (\(response.status) \(response.head.reason))", &state)
         case 400:
@@ -144,6 +168,7 @@ final class RemoteSession: Sendable {
             fail("the server refused the evaluation context\(reason)", &state)
         default:
             fail("the server answered \(response.status) \(response.head.reason)", &state)
+            state.lastFailureAllowsCache = response.status >= 500
         }
         return false
     }

@@ -54,6 +54,102 @@ struct EvaluationCacheTests {
         #expect(first != nil, "the cache's ETag makes the first request after the start conditional")
     }
 
+    /// A source in `mode` over `server`, attached to a fresh context, with the cache at `cacheFile`.
+    private func attached(
+        _ mode: OFREPCacheMode, _ server: ServiceTransport, cacheFile: String
+    ) throws -> (AppContext, OFREPRemoteSource) {
+        var configuration = testConfiguration(cacheFile: cacheFile)
+        configuration.cacheMode = mode
+        let context = try AppContext(definitions: appDefinitions)
+        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
+        try context.attach(source)
+        return (context, source)
+    }
+
+    @Test("network-first (ADR 0009): the server's values as attach returns, never the cache's first")
+    func networkFirstOnline() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+        try warmCache(server, cacheFile: cacheFile)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
+        let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 55, "fresh at once, no cached flash")
+        #expect(!source.isServingCache)
+        #expect(!context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
+        #expect(
+            waitUntil("the cache rewritten", timeout: .seconds(10)) {
+                (try? String(contentsOfFile: cacheFile, encoding: .utf8))?.contains("55") == true
+            })
+    }
+
+    @Test("network-first offline: the cache as attach returns after the failed request, then the server's values")
+    func networkFirstOffline() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+        try warmCache(server, cacheFile: cacheFile)
+        let before = server.bulkRequests.count
+        server.state.withLock { $0.isDown = true }
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
+        let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 45, "the cached value once the server is unreachable")
+        #expect(source.isServingCache)
+        #expect(context.status.fleet?.isReachable == false)
+        #expect(server.bulkRequests.count == before, "the refused connection never reached it")
+        server.state.withLock { $0.isDown = false }
+        #expect(waitUntil("the catch-up", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 55 })
+        #expect(!source.isServingCache)
+    }
+
+    @Test("network-first refused (401, 403, 400): the cache is not used, the refusal is reported")
+    func networkFirstRefused() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+        try warmCache(server, cacheFile: cacheFile)
+        for status in [401, 403, 400] {
+            server.state.withLock { $0.scripted = [(status, [], "{}")] }
+            let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
+            #expect(context.value(forKeyNamed: "list.pageSize") == 10, "\(status): the app's default, not the cache")
+            #expect(!source.isServingCache)
+            #expect(context.status.fleet?.lastError?.isEmpty == false, "\(status)")
+            source.stop()
+        }
+        // A 503 is the server's trouble, not the app's: the cache covers it.
+        server.state.withLock { $0.scripted = [(503, [], "")] }
+        let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
+        defer { source.stop() }
+        #expect(context.value(forKeyNamed: "list.pageSize") == 45)
+        #expect(source.isServingCache)
+    }
+
+    @Test("disabled: the cache file is neither read nor written")
+    func cacheDisabled() throws {
+        let directory = try TemporaryDirectory()
+        let cacheFile = directory.path + "/state/remote-flags.json"
+        let server = try ServiceTransport(definitions: serverDefinitions)
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+        try warmCache(server, cacheFile: cacheFile)
+        let written = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        server.state.withLock { $0.isDown = true }
+        let (offline, offlineSource) = try attached(.disabled, server, cacheFile: cacheFile)
+        #expect(offline.value(forKeyNamed: "list.pageSize") == 10, "not read")
+        offlineSource.stop()
+        server.state.withLock { $0.isDown = false }
+        try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
+        let (online, source) = try attached(.disabled, server, cacheFile: cacheFile)
+        defer { source.stop() }
+        #expect(
+            waitUntil("the server's value", timeout: .seconds(10)) { online.value(forKeyNamed: "list.pageSize") == 55 })
+        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8) == written, "not written")
+    }
+
     @Test("A cache whose evaluation is the server's current one is confirmed by a 304 and relabelled live")
     func confirmedByNotModified() throws {
         let directory = try TemporaryDirectory()
