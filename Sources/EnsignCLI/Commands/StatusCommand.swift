@@ -34,7 +34,7 @@ enum StatusCommand {
             for diagnostic in status.diagnostics { console.print("  " + diagnostic) }
             let flagProblems = status.flagProblems ?? []
             if !flagProblems.isEmpty {
-                console.print("flags reading PARSE_ERROR (run 'ensign validate' on the files):")
+                console.print("flags with errors in their files (run 'ensign validate' on them):")
                 for problem in flagProblems { console.print("  " + problem) }
             }
         }
