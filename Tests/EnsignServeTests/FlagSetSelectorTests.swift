@@ -21,6 +21,39 @@ struct FlagSetSelectorTests {
         }
         """
 
+    static let pythonProgram = #"""
+        import json, sys
+        from openfeature import api
+        from openfeature.evaluation_context import EvaluationContext
+        from openfeature.contrib.provider.ofrep import OFREPProvider
+
+        base_url, selector = sys.argv[1], sys.argv[2]
+        api.set_provider(OFREPProvider(base_url, headers_factory=lambda: {"Flagd-Selector": selector}, timeout=10))
+        client = api.get_client()
+        context = EvaluationContext("user-1")
+        result = {}
+        for key in ("checkout", "banner"):
+            details = client.get_boolean_details(key, False, context)
+            result[key] = {"value": details.value, "error": details.error_code.value if details.error_code else None}
+        print(json.dumps(result))
+        """#
+
+    @Test("OpenFeature's Python OFREP provider sending a selector gets its set's flags, and FLAG_NOT_FOUND outside it")
+    func pythonClient() throws {
+        try OpenFeatureClientTests.client.prepare(for: "the flag set selector test")
+        let directory = try TemporaryDirectory()
+        let flagsFile = try directory.write("flags.json", Self.flags)
+        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile))
+        let script = try directory.write("client.py", Self.pythonProgram)
+        let result = try BuiltExecutable.run(
+            executable: OpenFeatureClientTests.client.python,
+            [script, "http://127.0.0.1:\(server.port)", "flagSetId=payments"], timeout: .seconds(120))
+        #expect(result.status == 0, "\(result.errors)")
+        let answers = try JSONValue(jsonText: result.output)
+        #expect(answers["checkout"] == ["value": true, "error": .null])
+        #expect(answers["banner"] == ["value": false, "error": "FLAG_NOT_FOUND"])
+    }
+
     @Test("The header and the parameter each select a set in bulk and single evaluations")
     func headerAndParameter() throws {
         let directory = try TemporaryDirectory()
