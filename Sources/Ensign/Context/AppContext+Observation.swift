@@ -64,11 +64,6 @@ extension AppContext {
         return ObservationToken { [weak store] in store?.observers.remove(identifier, key: nil, liveness: liveness) }
     }
 
-    /// The key's current value, for any kind of key.
-    func currentValue<Value, Kind>(of key: ContextKey<Value, Kind>) -> Value {
-        store.snapshot().value(identity: resolvedIdentity(key.identity), default: key.defaultValue)
-    }
-
     /// The key's values as an asynchronous sequence: the current value first, then each change.
     ///
     /// The sequence buffers only the newest value: a slow consumer skips intermediate values

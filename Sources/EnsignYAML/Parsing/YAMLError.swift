@@ -41,15 +41,6 @@ extension YAMLError: CustomStringConvertible {
 }
 
 extension YAMLError {
-    /// Whether this build reads YAML (the `YAML` trait, with libyaml); without it only JSON is read.
-    package static var isYAMLSupported: Bool {
-        #if YAML
-            true
-        #else
-            false
-        #endif
-    }
-
     /// The error for a text that is not JSON, read by a build without YAML: it says why the
     /// text is refused and what to ship instead, at the place the JSON reader stopped.
     package static func withoutYAMLSupport(_ jsonError: YAMLError) -> YAMLError {

@@ -7,11 +7,6 @@
 /// File-system helpers for configuration directories, on POSIX calls so the core library
 /// does not need Foundation.
 enum ConfigDirectory {
-    /// An error from the file system, with the path and the system's message.
-    struct FileSystemError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// What listing a directory found: the configuration files it will read, and the entries
     /// it cannot read, each an error naming its path.
     struct Listing {
