@@ -28,7 +28,7 @@ extension AppContext {
     ///
     /// ```swift
     /// let token = context.observe(flagSet: "payments", label: "payments menu") { batch in
-    ///     menu.refresh(batch.keys)
+    ///     print("payments flags changed:", batch.keys)
     /// }
     /// ```
     public func observe(
