@@ -43,45 +43,41 @@ struct ContextEnrichmentTests {
         }))
         """#
 
+    /// The Python client's answers from a server started with `arguments`, sending
+    /// `X-User-Email: email` (no header when `email` is empty).
+    static func evaluate(arguments: [String], email: String, in directory: TemporaryDirectory) throws -> JSONValue {
+        try OpenFeatureClientTests.client.prepare(for: "the context enrichment test")
+        let flagsFile = try directory.write("flags.json", Self.flags)
+        let script = try directory.write("client.py", Self.program)
+        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile), arguments: arguments)
+        let result = try BuiltExecutable.run(
+            executable: OpenFeatureClientTests.client.python, [script, "http://127.0.0.1:\(server.port)", email],
+            timeout: .seconds(120))
+        #expect(result.status == 0, "\(result.errors)")
+        return try JSONValue(jsonText: result.output)
+    }
+
     @Test("The Python OFREP provider's header becomes context, the static region reaches it, and both win over its own")
     func pythonClient() throws {
-        try OpenFeatureClientTests.client.prepare(for: "the context enrichment test")
         let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.json", Self.flags)
-        let server = try OpenFeatureClientTests.Server(
-            flags: URL(fileURLWithPath: flagsFile),
-            arguments: ["--context-value", "region=eu", "--context-from-header", "X-User-Email:email"])
-        let script = try directory.write("client.py", Self.program)
-        func evaluate(email: String) throws -> JSONValue {
-            let result = try BuiltExecutable.run(
-                executable: OpenFeatureClientTests.client.python, [script, "http://127.0.0.1:\(server.port)", email],
-                timeout: .seconds(120))
-            #expect(result.status == 0, "\(result.errors)")
-            return try JSONValue(jsonText: result.output)
-        }
-        #expect(try evaluate(email: "ada@example.com") == ["staff-banner": true, "regional-color": "blue"])
+        let options = ["--context-value", "region=eu", "--context-from-header", "X-User-Email:email"]
         #expect(
-            try evaluate(email: "") == ["staff-banner": false, "regional-color": "blue"], "no header: the client's")
+            try Self.evaluate(arguments: options, email: "ada@example.com", in: directory)
+                == ["staff-banner": true, "regional-color": "blue"])
+        #expect(
+            try Self.evaluate(arguments: options, email: "", in: directory)
+                == ["staff-banner": false, "regional-color": "blue"], "no header: the client's")
     }
 
     @Test("The same enrichment from a --config file, and the command line winning over the file")
     func configurationFile() throws {
-        try OpenFeatureClientTests.client.prepare(for: "the context enrichment test")
         let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.json", Self.flags)
         let configuration = try directory.write(
             "serve.yaml", "context-value:\n  region: eu\ncontext-from-header:\n  X-User-Email: email\n")
-        let script = try directory.write("client.py", Self.program)
         for (extra, color) in [([String](), "blue"), (["--context-value", "region=us"], "red")] {
-            let server = try OpenFeatureClientTests.Server(
-                flags: URL(fileURLWithPath: flagsFile), arguments: ["--config", configuration] + extra)
-            let result = try BuiltExecutable.run(
-                executable: OpenFeatureClientTests.client.python,
-                [script, "http://127.0.0.1:\(server.port)", "ada@example.com"], timeout: .seconds(120))
-            #expect(result.status == 0, "\(result.errors)")
-            #expect(
-                try JSONValue(jsonText: result.output) == ["staff-banner": true, "regional-color": .string(color)],
-                "\(extra)")
+            let answers = try Self.evaluate(
+                arguments: ["--config", configuration] + extra, email: "ada@example.com", in: directory)
+            #expect(answers == ["staff-banner": true, "regional-color": .string(color)], "\(extra)")
         }
     }
 

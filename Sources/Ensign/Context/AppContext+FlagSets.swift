@@ -24,7 +24,8 @@ extension AppContext {
     /// those flags' changes only.
     ///
     /// Membership is read when the change is delivered, from the definitions the change left:
-    /// a reload that moves a flag into the set reports it from then on.
+    /// a reload that moves a flag into the set reports it from then on. A transaction that
+    /// changes none of the set's flags runs nothing and logs no run in ``changeLog``.
     ///
     /// ```swift
     /// let token = context.observe(flagSet: "payments", label: "payments menu") { batch in
@@ -34,14 +35,6 @@ extension AppContext {
     public func observe(
         flagSet id: String, label: String? = nil, _ handler: @escaping @Sendable (ChangeBatch) -> Void
     ) -> ObservationToken {
-        observeAll(label: label) { [weak store] batch in
-            guard let definitions = store?.snapshot().layout.definitions else { return }
-            var inSet = batch
-            inSet.changes = batch.changes.filter { change in
-                guard let definition = definitions[change.key] else { return false }
-                return definition.kind == .flag && definition.flagSetID == id
-            }
-            if !inSet.changes.isEmpty { handler(inSet) }
-        }
+        addBatchObserver(keys: nil, flagSet: id, label: label, handler)
     }
 }

@@ -54,11 +54,14 @@ extension AppContext {
         addBatchObserver(keys: nil, label: label, handler)
     }
 
-    private func addBatchObserver(
-        keys: Set<String>?, label: String?, _ handler: @escaping @Sendable (ChangeBatch) -> Void
+    func addBatchObserver(
+        keys: Set<String>?, flagSet: String? = nil, label: String?,
+        _ handler: @escaping @Sendable (ChangeBatch) -> Void
     ) -> ObservationToken {
         let liveness = ObserverLiveness()
-        let identifier = store.observers.addBatch(keys: keys, prefix: keyPrefix, label: label, liveness: liveness) {
+        let identifier = store.observers.addBatch(
+            keys: keys, prefix: keyPrefix, flagSet: flagSet, label: label, liveness: liveness
+        ) {
             handler($0)
         }
         return ObservationToken { [weak store] in store?.observers.remove(identifier, key: nil, liveness: liveness) }

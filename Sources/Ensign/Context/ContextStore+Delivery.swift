@@ -86,6 +86,15 @@ extension ContextStore {
             var filtered = batch
             if let wanted = observer.keys { filtered.changes = batch.changes.filter { wanted.contains($0.key) } }
             if let prefix = observer.prefix { filtered.changes = filtered.changes.filter { $0.key.hasPrefix(prefix) } }
+            if let flagSet = observer.flagSet {
+                // Membership is the round's: a reload that moves a flag into the set reports it.
+                let definitions = snapshot.layout.definitions
+                filtered.changes = filtered.changes.filter { change in
+                    guard let definition = definitions[change.key] else { return false }
+                    return definition.kind == .flag && definition.flagSetID == flagSet
+                }
+                guard !filtered.changes.isEmpty else { continue }
+            }
             guard !observer.logsOwnRuns else {
                 observer.handler(filtered)
                 continue

@@ -29,6 +29,8 @@ final class ObserverRegistry: Sendable {
         var label: String
         var keys: Set<String>?
         var prefix: String?
+        /// Only the flags of this flag set, by the definitions of the round delivered.
+        var flagSet: String?
         var liveness: ObserverLiveness
         var handler: BatchHandler
         /// Runs if the context goes away while the observer is registered.
@@ -60,14 +62,15 @@ final class ObserverRegistry: Sendable {
     }
 
     func addBatch(
-        keys: Set<String>?, prefix: String?, label: String?, liveness: ObserverLiveness,
+        keys: Set<String>?, prefix: String?, flagSet: String? = nil, label: String?, liveness: ObserverLiveness,
         onContextEnd: (@Sendable () -> Void)? = nil, logsOwnRuns: Bool = false, handler: @escaping BatchHandler
     ) -> UInt64 {
         state.withLock { state in
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
             state.batch[identifier] = BatchObserver(
-                label: label ?? "observer #\(identifier)", keys: keys, prefix: prefix, liveness: liveness,
+                label: label ?? "observer #\(identifier)", keys: keys, prefix: prefix, flagSet: flagSet,
+                liveness: liveness,
                 handler: handler, onContextEnd: onContextEnd, logsOwnRuns: logsOwnRuns)
             return identifier
         }

@@ -157,13 +157,10 @@ public final class OFREPRemoteSource: ValueProvider {
         _ session: RemoteSession, _ updates: ValueProviderUpdates
     ) -> RemoteSession.LoopState {
         var state = RemoteSession.LoopState()
-        guard !session.fetch(.conditional, &state) else { return state }
-        guard state.lastFailureAllowsCache else {
-            state.fetchedAtStart = true
-            return state
-        }
-        var fallback = startFromCache(updates, after: state)
-        fallback.fetchedAtStart = true
+        let answered = session.fetch(.conditional, &state)
+        state.fetchedAtStart = answered
+        guard !answered, state.lastFailureAllowsCache else { return state }
+        let fallback = startFromCache(updates, after: state)
         // Delivering the cache marked the layer healthy; the server is still out of reach.
         if let error = progress.withLock({ $0.lastError }) { updates.reportUnavailable(error: error, from: name) }
         return fallback

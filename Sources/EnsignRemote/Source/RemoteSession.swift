@@ -45,9 +45,9 @@ final class RemoteSession: Sendable {
         /// Whether the last failure is one a cached evaluation may cover (the server unreachable,
         /// slow, or failing with 5xx or 429), as opposed to a refusal (400, 401, 403).
         var lastFailureAllowsCache = false
-        /// Whether the start already asked the server and failed (network-first), so the loop
-        /// waits before asking again.
-        var fetchedAtStart = false
+        /// How the request network-first's start made went (it answered, or not): the loop
+        /// begins from it instead of asking again; `nil` when the start asked nothing.
+        var fetchedAtStart: Bool?
     }
 
     init(
@@ -68,19 +68,10 @@ final class RemoteSession: Sendable {
     /// Runs until cancelled, starting from `state` (the cache's evaluation, if one was delivered).
     func run(_ initial: LoopState) {
         var state = initial
-        if state.fetchedAtStart {
-            state.fetchedAtStart = false
-            if pause(failureDelay(state)) { return finish() }
-        } else if state.current != nil, !state.servingCache {
-            // Network-first fetched at start: follow its streams, or wait for the next poll.
-            if !(configuration.followsEventStreams && transport.supportsEventStreams && !state.streams.isEmpty),
-                pause(configuration.pollInterval ?? .seconds(365 * 24 * 3600))
-            {
-                return finish()
-            }
-        }
         while !cancellation.isCancelled {
-            guard fetch(.conditional, &state) else {
+            let answered = state.fetchedAtStart ?? fetch(.conditional, &state)
+            state.fetchedAtStart = nil
+            guard answered else {
                 if cancellation.isCancelled || pause(failureDelay(state)) { break }
                 continue
             }
@@ -93,17 +84,17 @@ final class RemoteSession: Sendable {
                 if !connected, pause(streamRetryDelay(state)) { break }
                 continue
             }
-            if pause(configuration.pollInterval ?? .seconds(365 * 24 * 3600)) { break }
+            if pause(configuration.pollInterval ?? Self.noPolling) { break }
         }
-        finish()
-    }
-
-    private func finish() {
         progress.update { progress in
             progress.isStopped = true
             progress.isStreaming = false
         }
     }
+
+    /// The wait between polls when ``OFREPRemoteConfiguration/pollInterval`` is `nil`: a year,
+    /// so only event streams, reconnections and ``refresh`` fetch.
+    static let noPolling = Duration.seconds(365 * 24 * 3600)
 
     // MARK: Fetching
 
@@ -118,7 +109,6 @@ final class RemoteSession: Sendable {
     /// Fetches the bulk evaluation and delivers it; returns whether the server answered (200 or 304).
     @discardableResult
     func fetch(_ trigger: Trigger, _ state: inout LoopState) -> Bool {
-        state.lastFailureAllowsCache = false
         if let notBefore = state.notBefore {
             let remaining = ContinuousClock.now.duration(to: notBefore)
             if remaining > .zero, cancellation.sleep(for: remaining) { return false }
@@ -132,8 +122,7 @@ final class RemoteSession: Sendable {
         } catch .cancelled {
             return false
         } catch {
-            fail("\(error)", &state)
-            state.lastFailureAllowsCache = true
+            fail("\(error)", &state, cacheCovers: true)
             return false
         }
         guard !cancellation.isCancelled else { return false }
@@ -158,8 +147,7 @@ final class RemoteSession: Sendable {
             let wait = response.head.header("Retry-After").flatMap { RetryAfter.delay($0) }
             if let wait { state.notBefore = ContinuousClock.now + wait }
             let after = wait.map { ", retrying after \($0.components.seconds) s" } ?? ""
-            fail("the server answered \(response.status) \(response.head.reason)\(after)", &state)
-            state.lastFailureAllowsCache = true
+            fail("the server answered \(response.status) \(response.head.reason)\(after)", &state, cacheCovers: true)
         case 401, 403:
             fail("the server refused the credentials (\(response.status) \(response.head.reason))", &state)
         case 400:
@@ -167,8 +155,9 @@ final class RemoteSession: Sendable {
             let reason = failure.map { " (\($0.errorCode)\($0.errorDetails.map { ": \($0)" } ?? ""))" } ?? ""
             fail("the server refused the evaluation context\(reason)", &state)
         default:
-            fail("the server answered \(response.status) \(response.head.reason)", &state)
-            state.lastFailureAllowsCache = response.status >= 500
+            fail(
+                "the server answered \(response.status) \(response.head.reason)", &state,
+                cacheCovers: response.status >= 500)
         }
         return false
     }
@@ -248,8 +237,11 @@ final class RemoteSession: Sendable {
         }
     }
 
-    private func fail(_ error: String, _ state: inout LoopState) {
+    /// Records a failed request; `cacheCovers` when a cached evaluation may stand in for the
+    /// answer (the server unreachable, slow, or failing), not when it refused the request.
+    private func fail(_ error: String, _ state: inout LoopState, cacheCovers: Bool = false) {
         state.failures += 1
+        state.lastFailureAllowsCache = cacheCovers
         // Before the status: whoever sees the context degraded finds the reason here too.
         progress.update { progress in
             progress.failures += 1

@@ -10,7 +10,8 @@ import Testing
 @Suite("OFREP remote source's offline cache")
 struct EvaluationCacheTests {
     /// Runs a source against `server` until it has synced once and written its cache, then stops it.
-    private func warmCache(_ server: ServiceTransport, cacheFile: String, targetingKey: String = "user-1") throws {
+    private static func warmCache(_ server: ServiceTransport, cacheFile: String, targetingKey: String = "user-1") throws
+    {
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(
             configuration: testConfiguration(cacheFile: cacheFile, targetingKey: targetingKey), transport: server)
@@ -26,7 +27,7 @@ struct EvaluationCacheTests {
         let cacheFile = directory.path + "/state/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
         try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try warmCache(server, cacheFile: cacheFile)
+        try Self.warmCache(server, cacheFile: cacheFile)
         var status = stat()
         #expect(stat(cacheFile, &status) == 0 && status.st_mode & 0o777 == 0o600, "the cache is private")
         #expect(stat(directory.path + "/state", &status) == 0 && status.st_mode & 0o777 == 0o700)
@@ -54,6 +55,22 @@ struct EvaluationCacheTests {
         #expect(first != nil, "the cache's ETag makes the first request after the start conditional")
     }
 
+    /// A server whose `list.pageSize` is 45, and a cache file in a directory of its own that a
+    /// source has written from it.
+    private struct CachedServer {
+        let directory: TemporaryDirectory
+        let cacheFile: String
+        let server: ServiceTransport
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            cacheFile = directory.path + "/state/remote-flags.json"
+            server = try ServiceTransport(definitions: serverDefinitions)
+            try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+            try EvaluationCacheTests.warmCache(server, cacheFile: cacheFile)
+        }
+    }
+
     /// A source in `mode` over `server`, attached to a fresh context, with the cache at `cacheFile`.
     private func attached(
         _ mode: OFREPCacheMode, _ server: ServiceTransport, cacheFile: String
@@ -68,11 +85,9 @@ struct EvaluationCacheTests {
 
     @Test("network-first (ADR 0009): the server's values as attach returns, never the cache's first")
     func networkFirstOnline() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
         let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
         defer { source.stop() }
@@ -87,11 +102,9 @@ struct EvaluationCacheTests {
 
     @Test("network-first offline: the cache as attach returns after the failed request, then the server's values")
     func networkFirstOffline() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         let before = server.bulkRequests.count
         server.state.withLock { $0.isDown = true }
         try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
@@ -108,11 +121,9 @@ struct EvaluationCacheTests {
 
     @Test("network-first refused (401, 403, 400): the cache is not used, the refusal is reported")
     func networkFirstRefused() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         for status in [401, 403, 400] {
             server.state.withLock { $0.scripted = [(status, [], "{}")] }
             let (context, source) = try attached(.networkFirst, server, cacheFile: cacheFile)
@@ -131,11 +142,9 @@ struct EvaluationCacheTests {
 
     @Test("disabled: the cache file is neither read nor written")
     func cacheDisabled() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         let written = try String(contentsOfFile: cacheFile, encoding: .utf8)
         server.state.withLock { $0.isDown = true }
         let (offline, offlineSource) = try attached(.disabled, server, cacheFile: cacheFile)
@@ -156,7 +165,7 @@ struct EvaluationCacheTests {
         let cacheFile = directory.path + "/state/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { $0.offersStream = false }
-        try warmCache(server, cacheFile: cacheFile)
+        try Self.warmCache(server, cacheFile: cacheFile)
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
         try context.attach(source)
@@ -172,7 +181,7 @@ struct EvaluationCacheTests {
         let directory = try TemporaryDirectory()
         let cacheFile = directory.path + "/state/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
-        try warmCache(server, cacheFile: cacheFile, targetingKey: "user-1")
+        try Self.warmCache(server, cacheFile: cacheFile, targetingKey: "user-1")
         server.state.withLock { $0.isDown = true }
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(
@@ -189,7 +198,7 @@ struct EvaluationCacheTests {
         let directory = try TemporaryDirectory()
         let cacheFile = directory.path + "/state/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
-        try warmCache(server, cacheFile: cacheFile)
+        try Self.warmCache(server, cacheFile: cacheFile)
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
         try String(good.prefix(good.count / 2)).write(toFile: cacheFile, atomically: false, encoding: .utf8)
         server.state.withLock { $0.isDown = true }
@@ -216,7 +225,7 @@ struct EvaluationCacheTests {
         let state = directory.path + "/state"
         let cacheFile = state + "/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
-        try warmCache(server, cacheFile: cacheFile)
+        try Self.warmCache(server, cacheFile: cacheFile)
         chmod(state, 0o777)
         server.state.withLock { $0.isDown = true }
         let context = try AppContext(definitions: appDefinitions)
@@ -240,7 +249,7 @@ struct EvaluationCacheTests {
         let state = directory.path + "/state"
         let cacheFile = state + "/remote-flags.json"
         let server = try ServiceTransport(definitions: serverDefinitions)
-        try warmCache(server, cacheFile: cacheFile)
+        try Self.warmCache(server, cacheFile: cacheFile)
         let before = try String(contentsOfFile: cacheFile, encoding: .utf8)
         FileSystemFaults.inject(ENOSPC, under: state)
         defer { FileSystemFaults.clear(under: state) }

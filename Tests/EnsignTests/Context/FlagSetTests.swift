@@ -39,11 +39,13 @@ struct FlagSetTests {
         let token = context.observe(flagSet: "payments", label: "payments") { payments.record($0) }
         try context.setOverride(keyNamed: "banner", to: false)
         #expect(payments.count == 0)
+        #expect(context.changeLog.last?.observerRuns.isEmpty == true, "no run logged for another set's change")
         try context.batch(label: "both") { batch in
             try batch.setOverride(keyNamed: "layout", to: "list")
             try batch.setOverride(keyNamed: "limits.daily", to: 50)
         }
         #expect(payments.values.map(\.keys) == [["limits.daily"]])
+        #expect(context.changeLog.last?.observerRuns.map(\.keys) == [["limits.daily"]], "the log names the set's keys")
         token.cancel()
         try context.setOverride(keyNamed: "checkout", to: false)
         #expect(payments.count == 1)

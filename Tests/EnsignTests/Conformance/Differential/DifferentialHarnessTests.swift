@@ -102,32 +102,23 @@ struct DifferentialHarnessTests {
     static func classReproductions(_ tally: DifferentialTally, run: DifferentialRun) -> String {
         var lines = ["differences by class, each shrunk to one evaluation:"]
         for (id, evidence) in tally.firstExplained.sorted(by: { $0.key < $1.key }) {
-            let single = evidence.testCase.only(evidence.index)
-            var shrinker = DifferentialShrinker(stillFails: { run.isExplained($0, as: id) })
-            shrinker.maximumReplays = 80
-            let shrunk = shrinker.shrink(single)
-            let summary = MismatchClass.catalog.first { $0.id == id }?.summary ?? ""
-            let final = (try? run.judge(shrunk).first).flatMap { verdict -> MismatchEvidence? in
-                if case .explained(_, let evidence) = verdict { return evidence }
-                return nil
+            let (shrunk, final) = run.shrink(evidence, maximumReplays: 80) { verdict in
+                if case .explained(let explanation, _) = verdict { return explanation.id == id }
+                return false
             }
+            let summary = MismatchClass.catalog.first { $0.id == id }?.summary ?? ""
             lines.append("- \(id) (\(tally.explained[id] ?? 0)×): \(summary)")
             lines.append(shrunk.reproduction.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-            if let final {
-                lines.append("    Ensign: \(final.ensign.outcome) / reference: \(final.reference.outcome)")
-            }
+            lines.append("    Ensign: \(final.ensign.outcome) / reference: \(final.reference.outcome)")
         }
         return lines.joined(separator: "\n")
     }
 
     static func report(shape: String, _ evidence: MismatchEvidence, count: Int, run: DifferentialRun) -> String {
-        let single = evidence.testCase.only(evidence.index)
-        let shrunk = DifferentialShrinker(stillFails: { run.isUnexplained($0, shape: shape) }).shrink(single)
-        let again = (try? run.judge(shrunk).first).flatMap { verdict -> MismatchEvidence? in
-            if case .unexplained(let evidence) = verdict { return evidence }
-            return nil
+        let (shrunk, final) = run.shrink(evidence) { verdict in
+            if case .unexplained(let evidence) = verdict { return DifferentialTally.shape(evidence) == shape }
+            return false
         }
-        let final = again ?? evidence
         return """
             \(count)× \(shape); first at seed \(evidence.testCase.seed) (replay: ENSIGN_DIFFERENTIAL_SEED=\
             \(evidence.testCase.seed)), evaluation \(evidence.index), shrunk to:

@@ -8,6 +8,14 @@ struct DifferentialRun {
         case match
         case explained(MismatchClass, MismatchEvidence)
         case unexplained(MismatchEvidence)
+
+        /// The mismatch's evidence; `nil` for a match.
+        var evidence: MismatchEvidence? {
+            switch self {
+            case .match: nil
+            case .explained(_, let evidence), .unexplained(let evidence): evidence
+            }
+        }
     }
 
     let reference: ReferenceEvaluator
@@ -40,20 +48,17 @@ struct DifferentialRun {
             events: [])
     }
 
-    /// Whether a one-evaluation case is still a mismatch that class `id` explains (what
-    /// shrinking an explained mismatch keeps).
-    func isExplained(_ testCase: DifferentialCase, as id: String) -> Bool {
-        guard let verdict = try? judge(testCase).first, case .explained(let explanation, _) = verdict else {
-            return false
-        }
-        return explanation.id == id
-    }
-
-    /// Whether a one-evaluation case is still an unexplained mismatch of the same shape
-    /// (what shrinking keeps, so it cannot wander off to another mismatch).
-    func isUnexplained(_ testCase: DifferentialCase, shape: String) -> Bool {
-        guard let verdict = try? judge(testCase).first, case .unexplained(let evidence) = verdict else { return false }
-        return DifferentialTally.shape(evidence) == shape
+    /// `evidence`'s evaluation alone, shrunk while its verdict still satisfies `keeps` (the same
+    /// class, or the same unexplained shape, so shrinking cannot wander off to another
+    /// mismatch); with the shrunk case's own evidence.
+    func shrink(
+        _ evidence: MismatchEvidence, maximumReplays: Int = 250, while keeps: @escaping (Verdict) -> Bool
+    ) -> (reproduction: DifferentialCase, evidence: MismatchEvidence) {
+        func verdict(_ testCase: DifferentialCase) -> Verdict? { try? judge(testCase).first }
+        var shrinker = DifferentialShrinker(stillFails: { verdict($0).map(keeps) ?? false })
+        shrinker.maximumReplays = maximumReplays
+        let shrunk = shrinker.shrink(evidence.testCase.only(evidence.index))
+        return (shrunk, verdict(shrunk)?.evidence ?? evidence)
     }
 }
 
