@@ -129,14 +129,15 @@ struct EtcdEndpoint: Sendable {
     // MARK: Watching
 
     /// Watches every key from `key` up to `rangeEnd` from `startRevision` (inclusive), calling
-    /// `onResponse` with each message as it arrives, until `onResponse` returns false (the
-    /// call returns) or throws, the watch is cancelled, or the stream ends (both errors).
+    /// `onResponses` with the messages of each read as they arrive (several at once when the
+    /// watcher is behind, so it can catch up in one step), until `onResponses` returns false
+    /// (the call returns) or throws, the watch is cancelled, or the stream ends (both errors).
     ///
     /// The request carries the `hasleader` metadata (see ``headers()``), so a member that loses
     /// its leader ends the stream instead of keeping a watch that would see no more changes.
     func watch(
         _ key: String, rangeEnd: [UInt8], startRevision: Int64,
-        onResponse: (EtcdWatchResponse) throws(EtcdError) -> Bool
+        onResponses: ([EtcdWatchResponse]) throws(EtcdError) -> Bool
     ) throws(EtcdError) {
         let create = JSONValue.object([
             "key": .string(Base64.encode(key.utf8)), "range_end": .string(Base64.encode(rangeEnd)),
@@ -174,11 +175,13 @@ struct EtcdEndpoint: Sendable {
                     do { messages = try splitter.feed(bytes) } catch {
                         throw EtcdError.malformedResponse(endpoint: name, detail: "\(error)")
                     }
-                    for message in messages {
-                        guard try onResponse(try replies.watchResponse(replies.json(message))) else {
-                            stoppedByCaller = true
-                            return false
-                        }
+                    guard !messages.isEmpty else { return true }
+                    var responses: [EtcdWatchResponse] = []
+                    responses.reserveCapacity(messages.count)
+                    for message in messages { responses.append(try replies.watchResponse(replies.json(message))) }
+                    guard try onResponses(responses) else {
+                        stoppedByCaller = true
+                        return false
                     }
                     return true
                 })

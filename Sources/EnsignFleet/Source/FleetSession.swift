@@ -95,37 +95,44 @@ final class FleetSession: Sendable {
         publish(state, from: endpoint)
     }
 
-    /// Watches from the revision after the last one seen, publishing each batch of changes,
-    /// until the stream fails.
+    /// Watches from the revision after the last one seen, publishing the changes of each read
+    /// at once, until the stream fails. A watcher that fell behind (a slow machine, a failover)
+    /// gets many responses in one read; publishing the whole layer once for them, not once per
+    /// response, is what lets it catch up.
     private func follow(_ endpoint: EtcdEndpoint, state: inout LoopState) throws(EtcdError) {
         try endpoint.watch(prefix, rangeEnd: EtcdKeyRange.end(ofPrefix: prefix), startRevision: state.revision + 1) {
-            (response) throws(EtcdError) -> Bool in
-            if response.compactRevision > 0 {
-                throw .compacted(endpoint: endpoint.name, compactRevision: response.compactRevision)
-            }
-            if response.isCanceled {
-                throw .server(
-                    endpoint: endpoint.name, code: 1, message: response.cancelReason ?? "the watch was cancelled")
-            }
-            if response.isCreated {
-                state.consecutiveFailures = 0
-                updates.reportHealthy(revision: state.revision, from: "etcd \(endpoint.name)")
-                return true
-            }
-            if response.isProgressNotification {
-                state.revision = max(state.revision, response.revision)
-                let revision = state.revision
-                progress.update { $0.revision = max($0.revision, revision) }
-                return true
-            }
-            for event in response.events {
-                switch event.kind {
-                case .put: apply(event.keyValue, from: endpoint, to: &state)
-                case .delete: state.entries[flagKey(of: event.keyValue.key)] = nil
+            (responses) throws(EtcdError) -> Bool in
+            var changed = false
+            // What the responses before a failing one changed is delivered before the failure.
+            defer { if changed { publish(state, from: endpoint) } }
+            for response in responses {
+                if response.compactRevision > 0 {
+                    throw .compacted(endpoint: endpoint.name, compactRevision: response.compactRevision)
                 }
-                state.revision = max(state.revision, event.keyValue.modRevision)
+                if response.isCanceled {
+                    throw .server(
+                        endpoint: endpoint.name, code: 1, message: response.cancelReason ?? "the watch was cancelled")
+                }
+                if response.isCreated {
+                    state.consecutiveFailures = 0
+                    updates.reportHealthy(revision: state.revision, from: "etcd \(endpoint.name)")
+                    continue
+                }
+                if response.isProgressNotification {
+                    state.revision = max(state.revision, response.revision)
+                    let revision = state.revision
+                    progress.update { $0.revision = max($0.revision, revision) }
+                    continue
+                }
+                for event in response.events {
+                    switch event.kind {
+                    case .put: apply(event.keyValue, from: endpoint, to: &state)
+                    case .delete: state.entries[flagKey(of: event.keyValue.key)] = nil
+                    }
+                    state.revision = max(state.revision, event.keyValue.modRevision)
+                }
+                changed = true
             }
-            publish(state, from: endpoint)
             return true
         }
     }

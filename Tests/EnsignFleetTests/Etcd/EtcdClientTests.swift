@@ -79,8 +79,8 @@ extension EtcdIntegrationTests {
             let endpoint = client.endpoints[0]
             #expect(throws: EtcdError.compacted(endpoint: endpoint.name, compactRevision: revision)) {
                 try endpoint.watch("/test/", rangeEnd: EtcdKeyRange.end(ofPrefix: "/test/"), startRevision: 1) {
-                    (response) throws(EtcdError) -> Bool in
-                    if response.compactRevision > 0 {
+                    (responses) throws(EtcdError) -> Bool in
+                    if let response = responses.first(where: { $0.compactRevision > 0 }) {
                         throw .compacted(endpoint: endpoint.name, compactRevision: response.compactRevision)
                     }
                     return true
@@ -90,9 +90,9 @@ extension EtcdIntegrationTests {
             var seen: [EtcdEvent] = []
             let writer = DispatchWorkItem { _ = try? client.put("/test/live", value: Array("x".utf8)) }
             try endpoint.watch("/test/", rangeEnd: EtcdKeyRange.end(ofPrefix: "/test/"), startRevision: revision + 1) {
-                response in
-                if response.isCreated { DispatchQueue.global().async(execute: writer) }
-                seen += response.events
+                responses in
+                if responses.contains(where: \.isCreated) { DispatchQueue.global().async(execute: writer) }
+                seen += responses.flatMap(\.events)
                 return seen.isEmpty
             }
             #expect(seen.map(\.keyValue.key) == ["/test/live"] && seen.first?.kind == .put)

@@ -108,7 +108,7 @@ extension EtcdIntegrationTests {
 
             for (index, app) in apps.enumerated() {
                 let converged = waitUntil(
-                    "app \(index) to converge", timeout: .seconds(30), pollingEvery: .milliseconds(20)
+                    "app \(index) to converge", timeout: .seconds(120), pollingEvery: .milliseconds(20)
                 ) {
                     stream.hasConverged(app)
                 }
@@ -202,7 +202,7 @@ extension EtcdIntegrationTests {
         private static func expectConverged(_ apps: [AppContext], on stream: WriteStream) throws {
             for (index, app) in apps.enumerated() {
                 let converged = waitUntil(
-                    "app \(index) to converge", timeout: .seconds(30), pollingEvery: .milliseconds(20)
+                    "app \(index) to converge", timeout: .seconds(120), pollingEvery: .milliseconds(20)
                 ) {
                     stream.hasConverged(app)
                 }
