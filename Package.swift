@@ -40,17 +40,23 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "EnsignYAML", dependencies: [.target(name: "CYAML", condition: .when(traits: ["YAML"]))]),
-        .target(name: "Ensign", dependencies: ["EnsignYAML"]),
+        // The package's plumbing, below every other module: one lock (with a condition variable),
+        // one joinable thread, one wake-up pipe and cancellation, system-call errors, the
+        // environment, "did you mean" suggestions. `package` access only: no app sees it.
+        .target(name: "EnsignSupport"),
+        .target(
+            name: "EnsignYAML",
+            dependencies: ["EnsignSupport", .target(name: "CYAML", condition: .when(traits: ["YAML"]))]),
+        .target(name: "Ensign", dependencies: ["EnsignSupport", "EnsignYAML"]),
         // A strict, bounded RFC 8259 reader for JSON from other processes and people: the control
         // protocol, etcd's replies, `--context` arguments. The core never parses JSON text itself.
         .target(name: "EnsignJSON", dependencies: ["Ensign"]),
-        .target(name: "EnsignControl", dependencies: ["Ensign", "EnsignJSON"]),
+        .target(name: "EnsignControl", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON"]),
         .target(name: "EnsignDebugMenu", dependencies: ["Ensign", "EnsignJSON"]),
         // Every file inside `#if canImport(SwiftUI)`: on Linux this module is empty.
         .target(name: "EnsignSwiftUI", dependencies: ["Ensign", "EnsignDebugMenu"]),
         // Test helpers, in their own library so that apps never link Swift Testing.
-        .target(name: "EnsignTesting", dependencies: ["Ensign"]),
+        .target(name: "EnsignTesting", dependencies: ["EnsignSupport", "Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
         // libcurl's C API and nothing else; only EnsignHTTP imports it (Linux and macOS ship libcurl).
@@ -63,12 +69,13 @@ let package = Package(
         // cancellation its blocking callers use: shared by the etcd and OFREP sources.
         .target(
             name: "EnsignHTTP",
-            dependencies: ["Ensign", .target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))]),
+            dependencies: ["EnsignSupport", .target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))]),
         // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
-        .target(name: "EnsignFleet", dependencies: ["Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
+        .target(
+            name: "EnsignFleet", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
         // answers requests from an AppContext; no sockets, so the remote source and tests share it.
-        .target(name: "EnsignOFREP", dependencies: ["Ensign", "EnsignJSON"]),
+        .target(name: "EnsignOFREP", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON"]),
         // libmicrohttpd's C API and nothing else; only EnsignServe imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -77,16 +84,20 @@ let package = Package(
         ),
         // `ensign serve`'s HTTP server: the OFREP service and its event stream over libmicrohttpd,
         // bounded (connections, memory, bodies, headers, time-outs). Never a dependency of the core.
-        .target(name: "EnsignServe", dependencies: ["Ensign", "EnsignYAML", "EnsignOFREP", "CMicroHTTPD"]),
+        .target(
+            name: "EnsignServe", dependencies: ["EnsignSupport", "Ensign", "EnsignYAML", "EnsignOFREP", "CMicroHTTPD"]),
         // Apps reading a remote Ensign (or any OFREP server): the bulk-evaluation source for the
         // fleet layer, with SSE, polling and an offline cache on disk; no Foundation.
-        .target(name: "EnsignRemote", dependencies: ["Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
+        .target(
+            name: "EnsignRemote", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignOFREP"]),
         // The remote source's URLSession transport, for https: TLS and the trust store of the
         // platform (FoundationNetworking's libcurl on Linux). Foundation stays out of EnsignRemote.
-        .target(name: "EnsignRemoteURLSession", dependencies: ["EnsignRemote", "EnsignHTTP", "Ensign"]),
+        .target(
+            name: "EnsignRemoteURLSession", dependencies: ["EnsignSupport", "EnsignRemote", "EnsignHTTP", "Ensign"]),
         .executableTarget(
             name: "EnsignCLI",
             dependencies: [
+                "EnsignSupport",
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
                 "EnsignOFREP", "EnsignServe",
             ]),
@@ -106,6 +117,7 @@ let package = Package(
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
+                "EnsignSupport",
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignRemote",
                 "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
                 "LoopbackLoad",
@@ -119,7 +131,9 @@ let package = Package(
             path: "Sources/LibYAMLScanTool"),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
-        .testTarget(name: "EnsignYAMLTests", dependencies: ["EnsignYAML", "EnsignTestSupport", "EnsignTestTraits"]),
+        .testTarget(
+            name: "EnsignYAMLTests",
+            dependencies: ["EnsignSupport", "EnsignYAML", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
         // Helpers the test targets and the test executables share: running built executables, temporary
         // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the
@@ -138,13 +152,14 @@ let package = Package(
         .testTarget(
             name: "EnsignTests",
             dependencies: [
+                "EnsignSupport",
                 "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp",
                 "EnsignTestSupport", "EnsignTestTraits",
             ]),
         // A helper process for tests that need several writers or a killed one, or a heap of
         // their own to measure.
         .executableTarget(
-            name: "EnsignTestProbe", dependencies: ["Ensign", "CHeapStatistics", "EnsignTestSupport"],
+            name: "EnsignTestProbe", dependencies: ["EnsignSupport", "Ensign", "CHeapStatistics", "EnsignTestSupport"],
             path: "Tests/EnsignTestProbe"),
         // Reads the heap in use (mallinfo2, or the sanitizer allocator's count), for the probe.
         .target(name: "CHeapStatistics", path: "Tests/CHeapStatistics"),
@@ -157,6 +172,7 @@ let package = Package(
         .testTarget(
             name: "EnsignControlTests",
             dependencies: [
+                "EnsignSupport",
                 "EnsignControl", "Ensign", "EnsignJSON", "EnsignControlProbe", "EnsignTestSupport", "EnsignTestTraits",
             ]),
         // A helper process: connects to a control socket as another user, and checks in a
@@ -168,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "EnsignCLITests",
             dependencies: [
+                "EnsignSupport",
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu", "EnsignTestTraits",
             ]),
@@ -184,16 +201,19 @@ let package = Package(
         .testTarget(
             name: "EnsignDebugMenuTests",
             dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),
-        .testTarget(name: "EnsignHTTPTests", dependencies: ["EnsignHTTP", "Ensign", "EnsignTestTraits"]),
+        .testTarget(
+            name: "EnsignHTTPTests", dependencies: ["EnsignSupport", "EnsignHTTP", "Ensign", "EnsignTestTraits"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [
+                "EnsignSupport",
                 "EnsignFleet", "EnsignHTTP", "EnsignJSON", "EnsignCLI", "EnsignFleetProbe", "EnsignTestSupport",
                 "EnsignTesting", "EnsignServe", "EnsignOFREP",
             ]),
         .testTarget(
             name: "EnsignRemoteTests",
             dependencies: [
+                "EnsignSupport",
                 "EnsignRemote", "EnsignRemoteURLSession", "EnsignHTTP", "EnsignOFREP", "Ensign", "EnsignJSON",
                 "EnsignTesting", "EnsignTestSupport",
                 "EnsignCLI", "EnsignRemoteProbe", "EnsignTestTraits",

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 #if canImport(CCurl)
     import CCurl
 

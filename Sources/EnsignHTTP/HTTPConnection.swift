@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// One HTTP exchange: a request with a complete response, or a request whose response body is
 /// delivered piece by piece as it arrives, for as long as the server streams it.
 ///

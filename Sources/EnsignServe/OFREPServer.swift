@@ -1,5 +1,6 @@
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 /// The OFREP service over HTTP/1.1, served by libmicrohttpd: the evaluation and configuration
 /// endpoints, the server-sent-events stream (ADR 0008) for bulk clients, and the operations

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import EnsignYAML
 
 /// `ensign serve --config FILE`: the server's context enrichment kept in a file a deployment

@@ -1,6 +1,7 @@
 import Dispatch
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 /// What one ``OFREPServer`` is made of, shared by its ports: the service, the event-stream hub,
 /// the connection table, the metrics, and the tick that drives the hub and the refusal log.

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Checks that a ``Ensign/ValueProvider`` keeps the protocol's contract, from the provider
 /// author's own tests: the conformance test every provider runs (like swift-configuration's

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import EnsignTestTraits
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import Foundation
 
 @testable import EnsignHTTP
@@ -8,7 +9,7 @@ import Foundation
 /// closes it.
 final class ScriptedHTTPServer: Sendable {
     let port: Int
-    private let thread: WorkerThread
+    private let thread: JoinableThread
     /// The request the client sent, once read.
     let request = LockedCondition<String?>(nil)
 
@@ -24,7 +25,7 @@ final class ScriptedHTTPServer: Sendable {
         guard ok else { throw ScriptedServerError() }
         port = Int(UInt16(bigEndian: address.sin_port))
         let request = self.request
-        thread = WorkerThread(name: "scripted-http") {
+        thread = JoinableThread(name: "scripted-http") {
             defer { close(listener) }
             var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             guard poll(&descriptors, 1, 10_000) == 1 else { return }

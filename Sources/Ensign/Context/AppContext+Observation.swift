@@ -1,3 +1,5 @@
+import EnsignSupport
+
 extension AppContext {
     /// Calls `handler` with the key's new value each time it changes, until the token is
     /// cancelled or released.

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 extension AppContext {
     /// Overrides a flag's or preference's value at run time (layer 7, over the user's own
     /// choice too; in a child context, a scope override).

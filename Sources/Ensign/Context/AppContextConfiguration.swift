@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -78,7 +79,7 @@ public struct AppContextConfiguration: Sendable {
     /// values, debug writes accepted), so the default is the fail-safe one; a developer's
     /// machine sets `ENSIGN_ENV=development`.
     public static func environmentFromProcess() -> String {
-        environment(fromVariable: getenv("ENSIGN_ENV").map { String(cString: $0) })
+        environment(fromVariable: ProcessEnvironment.value("ENSIGN_ENV"))
     }
 
     /// The environment a value of `ENSIGN_ENV` selects (`nil` when it is unset).

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// What a root context and all of its children share: the lock every commit in the tree
 /// takes, the queue that delivers notification rounds, the change log and the settings.
 ///

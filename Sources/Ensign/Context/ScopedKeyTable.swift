@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// For a prefix scope: the prefixed twin of each key read through it, made once per key name
 /// so that reads through the scope keep the slot cache and never build strings.
 ///

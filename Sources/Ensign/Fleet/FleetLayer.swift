@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The fleet layer of a context's inputs: the values a fleet source last delivered, and the
 /// overlay of those that fit their definitions.
 ///

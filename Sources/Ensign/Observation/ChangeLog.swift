@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// What caused a transaction.
 public enum ChangeCause: Sendable, Hashable {
     /// The context was created and its files loaded.

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// Runs notification rounds one at a time, in commit order, outside every lock.
 ///
 /// One queue serves a whole context tree (a root and its children), so rounds from a child

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// Keeps an observer registered; the observer stops when the token is cancelled or released.
 ///
 /// Hold the token for as long as you want to be notified:

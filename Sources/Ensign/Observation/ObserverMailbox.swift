@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The deliveries waiting for one observer whose handler runs on an actor: a locked FIFO that
 /// one job at a time drains on that actor.
 ///

@@ -1,3 +1,4 @@
+import EnsignSupport
 import Synchronization
 
 /// The observers of one context, by key: registering is O(1), and a change to key K looks up

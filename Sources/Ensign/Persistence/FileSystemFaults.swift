@@ -1,3 +1,4 @@
+import EnsignSupport
 import Synchronization
 
 /// Faults injected into the library's own file writes, for tests: a full disk (`ENOSPC`) or

@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignSupport
 import EnsignYAML
 
 /// An overlay file the library writes: the user's preferences or persisted debug overrides.

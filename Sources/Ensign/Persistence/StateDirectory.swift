@@ -1,3 +1,5 @@
+import EnsignSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +27,8 @@ extension AppContextConfiguration {
     /// - Returns: the directory, or `nil` when neither `XDG_STATE_HOME` nor a home
     ///   directory is known.
     public static func defaultStateDirectory(forApp app: String) -> String? {
-        stateDirectory(forApp: app, stateHome: environmentValue("XDG_STATE_HOME"), home: homeDirectory())
+        stateDirectory(
+            forApp: app, stateHome: ProcessEnvironment.nonEmptyValue("XDG_STATE_HOME"), home: homeDirectory())
     }
 
     /// The state directory for the given environment values (empty or relative ones count as
@@ -37,13 +40,9 @@ extension AppContextConfiguration {
     }
 
     private static func homeDirectory() -> String? {
-        if let home = environmentValue("HOME") { return home }
+        if let home = ProcessEnvironment.nonEmptyValue("HOME") { return home }
         guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
         return String(cString: directory)
     }
 
-    private static func environmentValue(_ name: String) -> String? {
-        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        return value
-    }
 }

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The files of an ``AppContextConfiguration`` as a ``ValueProvider``: the definitions
 /// directory, the environment's overlay and the deployment files, feeding layers 2–4
 /// (``ProviderLayer/files``).

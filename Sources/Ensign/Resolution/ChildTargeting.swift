@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// A child context's targeted keys, evaluated for its own evaluation context the first time
 /// each is read.
 ///

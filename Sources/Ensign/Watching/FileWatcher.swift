@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Dispatch
 import Ensign
+import EnsignSupport
 
 /// Records when an observer ran; the measuring thread waits for the next arrival.
 final class ArrivalClock: Sendable {

@@ -1,6 +1,7 @@
 import Ensign
 import EnsignControl
 import EnsignFleet
+import EnsignSupport
 
 /// `ensign demo`: the sample banking app, with a control server to drive it from another terminal.
 enum DemoCommand {

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignFleet
+import EnsignSupport
 
 /// What the `ensign fleet` subcommands do, with one invocation's client, definitions and
 /// output style.

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignFleet
+import EnsignSupport
 
 /// `ensign fleet list|get|set|reset`: reads and writes the fleet layer in etcd, checked
 /// against the definitions. Each subcommand declares only the options it uses.

@@ -3,6 +3,7 @@ import EnsignControl
 import EnsignFleet
 import EnsignOFREP
 import EnsignServe
+import EnsignSupport
 import Foundation
 
 /// `ensign serve`: an AppContext behind OFREP, for OpenFeature clients in any language.

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// A command line split into positional arguments, flags (`--json`) and options with values
 /// (`--env production` or `--env=production`), checked against the options a command declares.

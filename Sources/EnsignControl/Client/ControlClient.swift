@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import Synchronization
 
 /// A connection to an app's ``ControlServer``: typed, blocking calls for each operation of

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// A stream of change events from a running app, on a connection of its own.
 ///
@@ -85,7 +86,7 @@ public final class ControlWatch: Sendable {
         }
         continuation.onTermination = { [weak self] _ in self?.close() }
         do {
-            let thread = try ControlThread(name: "ensign-watch") { [self] in
+            let thread = try JoinableThread.start(name: "ensign-watch") { [self] in
                 while true {
                     do {
                         guard let event = try next(timeout: nil) else { continue }

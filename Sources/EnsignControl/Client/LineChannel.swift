@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc

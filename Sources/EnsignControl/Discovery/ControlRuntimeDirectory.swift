@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -16,8 +17,8 @@ public enum ControlRuntimeDirectory {
     /// The runtime directory for this process's user and environment.
     public static var defaultPath: String {
         path(
-            ensignRuntimeDirectory: environmentValue("ENSIGN_RUNTIME_DIR"),
-            xdgRuntimeDirectory: environmentValue("XDG_RUNTIME_DIR"), uid: geteuid())
+            ensignRuntimeDirectory: ProcessEnvironment.nonEmptyValue("ENSIGN_RUNTIME_DIR"),
+            xdgRuntimeDirectory: ProcessEnvironment.nonEmptyValue("XDG_RUNTIME_DIR"), uid: geteuid())
     }
 
     /// The runtime directory for the given environment values (empty ones count as unset).
@@ -139,11 +140,6 @@ public enum ControlRuntimeDirectory {
                 throw RuntimeDirectoryError(path: path, problem: "cannot create \(prefix): \(systemReason())")
             }
         }
-    }
-
-    private static func environmentValue(_ name: String) -> String? {
-        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        return value
     }
 
     private static func systemReason() -> String { String(cString: strerror(errno)) }

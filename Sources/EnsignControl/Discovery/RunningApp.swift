@@ -1,3 +1,5 @@
+import EnsignSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignSupport
 
 extension ControlRequest {
     /// Reads one request line (without its newline): a pure function of the bytes, so it can

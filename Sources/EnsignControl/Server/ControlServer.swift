@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -46,10 +47,10 @@ public final class ControlServer: Sendable {
     /// The options it was started with.
     public let options: ControlServerOptions
     private let core: ServerCore
-    private let thread: ControlThread
+    private let thread: JoinableThread
     private let isStopped = Atomic<Bool>(false)
 
-    private init(socketPath: String, options: ControlServerOptions, core: ServerCore, thread: ControlThread) {
+    private init(socketPath: String, options: ControlServerOptions, core: ServerCore, thread: JoinableThread) {
         self.socketPath = socketPath
         self.options = options
         self.core = core
@@ -108,7 +109,7 @@ public final class ControlServer: Sendable {
         let core = ServerCore(context: context, options: options, wake: wake)
         let identity = FileIdentity(path: path)
         do {
-            let thread = try ControlThread(name: "ensign-control") {
+            let thread = try JoinableThread.start(name: "ensign-control") {
                 ServerLoop(core: core, listener: listener, socketPath: path, socketIdentity: identity).run()
             }
             return ControlServer(socketPath: path, options: options, core: core, thread: thread)
@@ -129,11 +130,7 @@ public final class ControlServer: Sendable {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         core.isStopping.store(true, ordering: .releasing)
         core.wake.signal()
-        if thread.isCurrent {
-            thread.detach()
-        } else {
-            thread.join()
-        }
+        thread.join()  // from the server thread itself, a detach
     }
 
     /// How many clients are connected now.

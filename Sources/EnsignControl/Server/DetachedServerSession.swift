@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// One control connection without a socket: the server's own framing and request handling
 /// (``ServerLoop`` and ``ServerConnection``) fed bytes directly, with what the server would

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Answers the operations that only read or write the app's context (everything but
 /// `watch`, `stop` and `status`, which need the server's connection state). Writes go

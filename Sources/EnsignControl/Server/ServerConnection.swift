@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// One client connection's state. Owned by the server thread alone: nothing here is shared.
 final class ServerConnection {

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -72,7 +73,7 @@ final class ServerLoop {
         while !core.isStopping.load(ordering: .acquiring) {
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
-            descriptors.append(pollfd(fd: core.wake.readDescriptor, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: core.wake.descriptor, events: Int16(POLLIN), revents: 0))
             for connection in connections {
                 var events: Int32 = 0
                 if connection.isReadable, connection.pendingOutput < Self.outputHighWater { events |= POLLIN }

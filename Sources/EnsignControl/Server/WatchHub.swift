@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Carries change events from the app's threads to the server thread without ever making
 /// the app wait for a client.

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 
 /// A small client for etcd's v3 JSON gateway: reads, writes and compare-and-swap writes of
 /// the keys under a prefix, failing over across the cluster's endpoints. `ensign fleet` uses

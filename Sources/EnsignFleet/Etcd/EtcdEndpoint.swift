@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 
 /// etcd's v3 JSON gateway at one member: the requests EnsignFleet makes (`/v3/kv/range`,
 /// `/v3/kv/put`, `/v3/kv/deleterange`, `/v3/kv/txn`, `/v3/kv/compaction`,

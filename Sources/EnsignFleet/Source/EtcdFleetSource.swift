@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 
 /// Feeds a context's fleet layer (layer 4½, between deployment files and targeting) from
 /// etcd, and keeps it live: every instance of an app that watches the same prefix applies a
@@ -53,7 +54,7 @@ public final class EtcdFleetSource: ValueProvider {
 
     private struct Running: Sendable {
         let session: FleetSession
-        let thread: WorkerThread
+        let thread: JoinableThread
     }
 
     /// A source for the etcd cluster `configuration` names, not started yet: attach it to a
@@ -99,7 +100,7 @@ public final class EtcdFleetSource: ValueProvider {
                 progress.isStopped = false
             }
             let session = FleetSession(updates: updates, client: client, cancellation: cancellation, progress: progress)
-            running = Running(session: session, thread: WorkerThread(name: "ensign-fleet") { session.run() })
+            running = Running(session: session, thread: JoinableThread(name: "ensign-fleet") { session.run() })
         }
     }
 

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 
 /// What the fleet source has done so far, for waiters.
 struct FleetProgress: Sendable {

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Answers OFREP requests from an ``AppContext``: the single and bulk evaluation endpoints,
 /// the configuration endpoint, and their errors, with no sockets involved.

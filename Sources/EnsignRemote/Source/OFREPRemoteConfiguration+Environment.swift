@@ -1,6 +1,7 @@
 import Ensign
 import EnsignHTTP
 import EnsignOFREP
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -53,7 +54,7 @@ extension OFREPRemoteConfiguration {
         variables: [String: String]? = nil
     ) throws(OFREPRemoteError) -> OFREPRemoteConfiguration {
         let read = { (name: String) -> String? in
-            let value = variables.map { $0[name] } ?? getenv(name).map { String(cString: $0) }
+            let value = variables.map { $0[name] } ?? ProcessEnvironment.value(name)
             return value?.isEmpty == true ? nil : value
         }
         let endpoint = EnvironmentVariable.endpoint

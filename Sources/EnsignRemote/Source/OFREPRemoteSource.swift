@@ -1,6 +1,7 @@
 import Ensign
 import EnsignHTTP
 import EnsignOFREP
+import EnsignSupport
 
 /// Feeds a context's fleet layer from a remote OFREP server (`ensign serve`, or any
 /// flag service that speaks the OpenFeature Remote Evaluation Protocol), and keeps working
@@ -61,7 +62,7 @@ public final class OFREPRemoteSource: ValueProvider {
 
     private struct Running: Sendable {
         let session: RemoteSession
-        var thread: WorkerThread?
+        var thread: JoinableThread?
     }
 
     /// A source for the server `configuration` names, not started yet: attach it to a context.
@@ -142,7 +143,7 @@ public final class OFREPRemoteSource: ValueProvider {
         // Outside the lock: observers of the first values run here and may call the source.
         let initial =
             configuration.cacheMode == .networkFirst ? startFromNetwork(session, updates) : startFromCache(updates)
-        let thread = WorkerThread(name: "ensign-remote") { session.run(initial) }
+        let thread = JoinableThread(name: "ensign-remote") { session.run(initial) }
         let orphaned = running.withLock { running in
             guard running?.session === session else { return true }
             running?.thread = thread

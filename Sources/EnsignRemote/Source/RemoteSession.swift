@@ -1,6 +1,7 @@
 import Ensign
 import EnsignHTTP
 import EnsignOFREP
+import EnsignSupport
 
 /// The remote source's work loop, on its own thread: fetch the bulk evaluation (with
 /// `If-None-Match`), deliver what changed, then follow the server's event stream when it
@@ -17,7 +18,7 @@ final class RemoteSession: Sendable {
     let cache: EvaluationCacheFile?
     let cancellation: Cancellation
     /// Wakes the loop out of a poll or backoff wait (``OFREPRemoteSource/refresh()``).
-    let refresh = RefreshSignal()
+    let refresh = WakeSignal.make()
     let progress: LockedCondition<RemoteProgress>
     /// `ofrep http://127.0.0.1:8016`: the provenance and status source of live values.
     let name: String
@@ -254,7 +255,7 @@ final class RemoteSession: Sendable {
 
     /// Waits `duration`, or less when ``refresh`` is signalled; returns whether it was cancelled.
     private func pause(_ duration: Duration) -> Bool {
-        refresh.wait(for: duration, cancellation: cancellation) == .cancelled
+        cancellation.sleep(for: duration, orUntil: refresh) == .cancelled
     }
 
     /// Exponential backoff with jitter (each wait between half and all of the nominal one),

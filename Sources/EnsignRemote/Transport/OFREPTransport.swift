@@ -1,4 +1,5 @@
 import EnsignHTTP
+import EnsignSupport
 
 /// How the remote source exchanges HTTP messages with an OFREP server: EnsignHTTP's libcurl
 /// client in the library (http and https, event streams), `URLSession` in

@@ -1,16 +1,11 @@
 import Ensign
 import EnsignHTTP
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import EnsignSupport
 
 /// One request's mailbox between `URLSession`'s delegate queue, which posts what arrives, and
 /// the thread that sent the request, which takes it: so the transport's callbacks run on the
 /// caller's thread, as `OFREPTransport` promises, and a wait is woken by the response, its
-/// deadline or the source's ``Cancellation`` alike (one `poll(2)` on two pipes).
+/// deadline or the source's ``Cancellation`` alike (one `poll(2)` on two wake signals).
 final class URLSessionExchange: Sendable {
     /// What the delegate reports, in order.
     enum Event: Sendable {
@@ -33,17 +28,9 @@ final class URLSessionExchange: Sendable {
     }
 
     private let mailbox = LockedState(Mailbox())
-    private let wakeReadEnd: Int32
-    private let wakeWriteEnd: Int32
+    private let arrived = WakeSignal.make()
 
-    init() {
-        (wakeReadEnd, wakeWriteEnd) = NonBlockingPipe.make()
-    }
-
-    deinit {
-        close(wakeReadEnd)
-        close(wakeWriteEnd)
-    }
+    init() {}
 
     /// Posts `event` from the delegate queue and wakes the taker.
     ///
@@ -65,8 +52,7 @@ final class URLSessionExchange: Sendable {
             mailbox.events.append(event)
             return true
         }
-        var byte: UInt8 = 1
-        _ = write(wakeWriteEnd, &byte, 1)  // a full pipe already means "wake up"
+        arrived.signal()
         return accepted
     }
 
@@ -87,20 +73,8 @@ final class URLSessionExchange: Sendable {
             }
             if !events.isEmpty { return events }
             if cancellation.isCancelled { throw .cancelled }
-            let timeout = Deadline.milliseconds(until: deadline)
-            if timeout == 0 { throw .timedOut(waiting) }
-            var descriptors = [
-                pollfd(fd: wakeReadEnd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&descriptors, 2, timeout)
-            drainWakeUps()
+            guard arrived.wait(until: deadline, or: cancellation.signal) else { throw .timedOut(waiting) }
+            arrived.drain()
         }
-    }
-
-    /// Empties the wake-up pipe; the events it announced are in the mailbox.
-    private func drainWakeUps() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeReadEnd, &buffer, buffer.count) > 0 {}
     }
 }

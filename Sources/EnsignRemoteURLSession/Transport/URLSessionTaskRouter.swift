@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import EnsignHTTP
 import EnsignRemote
+import EnsignSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

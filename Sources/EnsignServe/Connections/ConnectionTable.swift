@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import EnsignYAML
 
 #if canImport(Glibc)
@@ -198,7 +199,7 @@ final class ConnectionTable: Sendable {
 
     /// Starts the thread that cuts connections past their time-outs; ``stop()`` ends it.
     func startReaping() {
-        let thread = JoinableThread { [self] in
+        let thread = JoinableThread(name: "ensign-reaper") { [self] in
             let shortest = min(settings.idleTimeout, settings.headerTimeout, settings.requestTimeout)
             var wait = shortest
             while !state.wait(until: \.isStopped, timeout: wait) {

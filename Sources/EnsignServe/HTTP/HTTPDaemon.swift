@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 #if canImport(Glibc)
     import Glibc

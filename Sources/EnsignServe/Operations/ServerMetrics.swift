@@ -1,5 +1,6 @@
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 /// What `/metrics` counts as requests are answered: requests by endpoint and status, and
 /// evaluations by flag, variant and reason.

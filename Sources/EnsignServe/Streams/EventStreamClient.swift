@@ -1,5 +1,6 @@
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 /// One event-stream connection's outgoing events: a bounded queue the hub fills, and the
 /// connection's worker drains into libmicrohttpd's buffer.

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignOFREP
+import EnsignSupport
 
 /// The event stream's clients and what tells them of changes: an observer of the context
 /// (every value change, at once) and a poll of its generation (changes no value of the

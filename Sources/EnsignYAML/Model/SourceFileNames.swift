@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import EnsignSupport
 
 /// The names of the files values came from, each stored once for the whole process and
 /// referred to by a small number, so a position kept with every node, definition and resolved
@@ -20,7 +16,7 @@ package enum SourceFileNames {
         var last: (name: String, number: UInt32) = ("", 0)
     }
 
-    private static let table = TableLock(Table())
+    private static let table = LockedState(Table())
 
     /// The number for `name`, added to the table on first use.
     package static func number(for name: String) -> UInt32 {
@@ -42,34 +38,5 @@ package enum SourceFileNames {
     /// The name numbered `number`.
     package static func name(_ number: UInt32) -> String {
         table.withLock { $0.names[Int(number)] }
-    }
-
-    /// The table behind a pthread mutex, which ThreadSanitizer sees (it cannot see
-    /// `Synchronization.Mutex`'s futex on Linux); Ensign's `LockedState` is the same lock, in
-    /// a module above this one.
-    ///
-    /// The table sits behind a pointer, not in a stored property: a class's `var` would cost
-    /// a dynamic exclusivity check on every access, and every position a tool prints looks a
-    /// name up here.
-    private final class TableLock: @unchecked Sendable {
-        // @unchecked Sendable, proven: `table`'s pointee is only touched in `withLock`, between
-        // pthread_mutex_lock and pthread_mutex_unlock on `mutex`; both live as long as the
-        // process (the one instance is a static, never deinitialised).
-        private let table: UnsafeMutablePointer<Table>
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-        init(_ initial: Table) {
-            table = .allocate(capacity: 1)
-            table.initialize(to: initial)
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-        }
-
-        func withLock<Result>(_ body: (inout Table) -> Result) -> Result {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return body(&table.pointee)
-        }
     }
 }

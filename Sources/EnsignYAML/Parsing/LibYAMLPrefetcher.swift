@@ -1,3 +1,5 @@
+import EnsignSupport
+
 // libyaml's part: compiled with the YAML trait only (see Package.swift).
 #if YAML
     import CYAML
@@ -93,7 +95,7 @@
             emptyBatches = Array(0..<Self.batchCount)
             // The thread holds the prefetcher until it ends (no cycle: `thread` keeps only the
             // handle), so even a missing `finish()` could not free what it is using.
-            thread = JoinableThread { self.parseAhead() }
+            thread = JoinableThread(name: "ensign-yaml") { self.parseAhead() }
         }
 
         /// Stops the parsing thread (at its next batch) and waits for it, then deletes every

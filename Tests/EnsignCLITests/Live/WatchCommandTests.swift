@@ -1,6 +1,7 @@
 import Ensign
 import EnsignControl
 import EnsignJSON
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import EnsignTestSupport
 import Foundation
 import Testing

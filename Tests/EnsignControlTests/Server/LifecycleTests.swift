@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation

@@ -1,4 +1,5 @@
 import EnsignHTTP
+import EnsignSupport
 import EnsignTestSupport
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ private final class WriteStream: Sendable {
     /// How many keys etcd has acknowledged (with the counter after each).
     let acknowledged = LockedCondition(0)
     let failedAttempts = LockedCounter()
-    private let thread: WorkerThread
+    private let thread: JoinableThread
 
     /// Definitions: `stress.k0`…`stress.k<count-1>` and `stress.counter`, ints defaulting to 0.
     static func definitions(count: Int) -> String {
@@ -30,7 +31,7 @@ private final class WriteStream: Sendable {
         self.prefix = prefix
         let acknowledged = self.acknowledged
         let failedAttempts = self.failedAttempts
-        thread = WorkerThread(name: "write-stream") {
+        thread = JoinableThread(name: "write-stream") {
             for index in 0..<count {
                 // Each write is retried until etcd acknowledges it (the member may be down).
                 for (key, value) in [("k\(index)", index + 1), ("counter", index + 1)] {

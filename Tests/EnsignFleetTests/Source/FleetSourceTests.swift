@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 import EnsignTestSupport
 import Foundation
 import Testing
@@ -17,7 +18,7 @@ final class FleetProbe: Sendable {
 
     private let process: Process
     private let input: Pipe
-    private let reader: WorkerThread
+    private let reader: JoinableThread
     /// The revision it synced at (once it has), and what it has seen.
     let state = LockedCondition<(synced: Int64?, sightings: [Sighting], ended: Bool)>((nil, [], false))
 
@@ -37,7 +38,7 @@ final class FleetProbe: Sendable {
         try process.run()
         let state = self.state
         let handle = output.fileHandleForReading
-        reader = WorkerThread(name: "probe-reader") {
+        reader = JoinableThread(name: "probe-reader") {
             var pending = ""
             while true {
                 let data = handle.availableData

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignHTTP
+import EnsignSupport
 import Foundation
 
 @testable import EnsignFleet
@@ -13,7 +14,7 @@ import Foundation
 final class TCPProxy: Sendable {
     let port: Int
     private let control = LockedCondition(Control())
-    private let thread: WorkerThread
+    private let thread: JoinableThread
 
     fileprivate struct Control {
         var isCut = false
@@ -41,7 +42,7 @@ final class TCPProxy: Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         let control = self.control
-        thread = WorkerThread(name: "tcp-proxy") {
+        thread = JoinableThread(name: "tcp-proxy") {
             var loop = ProxyLoop(listener: listener, upstreamPort: upstreamPort)
             loop.run(control: control)
         }

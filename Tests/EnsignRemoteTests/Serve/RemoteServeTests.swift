@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation

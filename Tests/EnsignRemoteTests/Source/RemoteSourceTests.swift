@@ -1,5 +1,6 @@
 import EnsignHTTP
 import EnsignOFREP
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import EnsignTesting

@@ -2,6 +2,7 @@ import Ensign
 import EnsignHTTP
 import EnsignOFREP
 import EnsignRemote
+import EnsignSupport
 
 /// A transport without sockets for the remote source's tests: requests are answered by the
 /// real OFREP service over a server-side context, and event streams by a queue the test

@@ -1,5 +1,6 @@
 import Dispatch
 import Ensign
+import EnsignSupport
 
 /// `EnsignTestProbe stall`: two threads that take two locks in opposite orders and deadlock
 /// for certain, with a heartbeat, so the watchdog's own test sees a real stall.

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 import EnsignTestSupport
 
 /// `EnsignTestProbe stress SCENARIO SEED SECONDS DIRECTORY`: runs a stress scenario's threads

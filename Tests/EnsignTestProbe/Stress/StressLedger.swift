@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Which context of the tree a write went to (and so where it is read back).
 enum ContextPath: Hashable, Sendable, CustomStringConvertible {

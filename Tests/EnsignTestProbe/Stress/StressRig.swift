@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// The context tree under stress (a root from files, children, grandchildren) and the
 /// observers that check every notification.

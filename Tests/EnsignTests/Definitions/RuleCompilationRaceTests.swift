@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
@@ -65,7 +66,7 @@ private final class IdleTaker: Sendable {
     init(work: IdleWork, pauseEvery: Int) {
         let stopping = stopping
         let taken = taken
-        thread = JoinableThread {
+        thread = JoinableThread(name: "idle-taker") {
             var count = 0
             while !stopping.isSet {
                 if work.run() {

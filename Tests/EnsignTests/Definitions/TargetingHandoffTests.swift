@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignSupport
 import Testing
 
 @testable import Ensign

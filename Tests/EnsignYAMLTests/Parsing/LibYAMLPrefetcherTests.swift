@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
@@ -146,7 +147,7 @@ struct LibYAMLPrefetcherTests {
         }
         // A reader that left its thread parsing would leave 200 here; other tests' loads, running
         // meanwhile in this process, hold one each for a moment.
-        #expect(JoinableThread.running.load(ordering: .relaxed) <= 8, "each reader ended its thread")
+        #expect(JoinableThread.runningCount(named: "ensign-yaml") <= 8, "each reader ended its thread")
     }
 
     @Test("Readers on several threads, each parsing ahead, read their own files")

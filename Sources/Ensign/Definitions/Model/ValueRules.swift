@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The type and constraints (`enum`, `minimum`, `maximum`) a key's values must meet.
 ///
 /// ```swift

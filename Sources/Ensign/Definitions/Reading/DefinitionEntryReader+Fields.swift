@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 extension DefinitionEntryReader {

@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// Reads one `key: { fields… }` entry of `flags:` or `preferences:` into a ``FlagDefinition``.

@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// Reads one definitions document (`version`, `namespace`, `flags`, `preferences`,

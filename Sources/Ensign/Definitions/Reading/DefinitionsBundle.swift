@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// A definitions directory in one JSON file, as `ensign export` writes it: what an app ships

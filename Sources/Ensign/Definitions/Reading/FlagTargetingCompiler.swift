@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// Compiles each flag's targeting against the shared `$evaluators` while definitions load, and

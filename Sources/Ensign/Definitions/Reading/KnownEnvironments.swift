@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The environments a set of configuration files mentions, and the check that a context's
 /// environment is one of them.
 ///

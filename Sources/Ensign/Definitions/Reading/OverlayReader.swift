@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// Reads an overlay document (`flags:` and `preferences:` with full keys) and checks each

@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignYAML
 
 /// Compiles targeting rules on a background thread while the files are still being read, so a
@@ -51,7 +52,7 @@ final class RuleCompilationPipeline: Sendable {
         if let overflow { work.compileUnlessClaimed(overflow) }
         guard isReleased else { return }
         thread.withLock { thread in
-            if thread == nil { thread = BackgroundThread { [work] in work.compileReleased() } }
+            if thread == nil { thread = BackgroundThread(name: "ensign-rules") { [work] in work.compileReleased() } }
         }
     }
 

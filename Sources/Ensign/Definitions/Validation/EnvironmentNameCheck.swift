@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// Warns about inline `environments:` names that match no known environment (a typo there
 /// silently never applies).
 enum EnvironmentNameCheck {

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The operator names a targeting rule may use, for the compiler.
 enum OperatorCatalog {
     /// Operators compiled to ``Expression/operation(_:_:)``, by name (aliases included: the
@@ -35,24 +37,10 @@ enum OperatorCatalog {
 
     /// The closest known name to `name` (by edit distance, at most 2), to suggest in an error.
     static func suggestion(for name: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 && $0.1 < name.count }
+        let lowered = name.lowercased()
+        let scored = candidates.map { ($0, Suggestions.editDistance(lowered, $0.lowercased())) }
+            .filter { $0.1 <= 2 && $0.1 < name.count }
         return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
-    }
-
-    private static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let left = Array(lhs.lowercased())
-        let right = Array(rhs.lowercased())
-        if left.isEmpty || right.isEmpty { return max(left.count, right.count) }
-        var previous = Array(0...right.count)
-        for (i, leftCharacter) in left.enumerated() {
-            var current = [i + 1] + [Int](repeating: 0, count: right.count)
-            for (j, rightCharacter) in right.enumerated() {
-                let substitution = previous[j] + (leftCharacter == rightCharacter ? 0 : 1)
-                current[j + 1] = min(substitution, previous[j + 1] + 1, current[j] + 1)
-            }
-            previous = current
-        }
-        return previous[right.count]
     }
 }
 

@@ -1,6 +1,5 @@
+import EnsignSupport
 import Testing
-
-@testable import Ensign
 
 @Suite("Durations in milliseconds, as poll(2) and Dispatch count them")
 struct DurationMillisecondsTests {

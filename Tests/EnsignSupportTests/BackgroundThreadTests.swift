@@ -1,14 +1,13 @@
+import EnsignSupport
 import Synchronization
 import Testing
-
-@testable import Ensign
 
 @Suite("Background threads")
 struct BackgroundThreadTests {
     @Test("A background thread runs its work at lowered priority, and the caller's thread keeps its own")
     func lowersOnlyItself() {
         let observed = Mutex<Bool?>(nil)
-        let thread = BackgroundThread { observed.withLock { $0 = BackgroundThread.isCurrentLowered } }
+        let thread = BackgroundThread(name: "lowered") { observed.withLock { $0 = BackgroundThread.isCurrentLowered } }
         thread.join()
         #expect(observed.withLock { $0 } == true)
         #expect(!BackgroundThread.isCurrentLowered)
@@ -18,7 +17,7 @@ struct BackgroundThreadTests {
     func joinWaits() {
         let finished = Atomic<Int>(0)
         let threads = (0..<4).map { _ in
-            BackgroundThread {
+            BackgroundThread(name: "joined") {
                 for _ in 0..<1_000 { finished.add(1, ordering: .relaxed) }
             }
         }

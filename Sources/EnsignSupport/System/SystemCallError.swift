@@ -5,24 +5,24 @@
 #endif
 
 /// A system call failed: which one, on what, and `errno`.
-struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call: `bind`, `connect`, …
-    var call: String
+    package var call: String
     /// What it was called on, usually a path.
-    var subject: String
+    package var subject: String
     /// The `errno` value.
-    var code: Int32
+    package var code: Int32
 
-    init(_ call: String, _ subject: String = "", code: Int32 = errno) {
+    package init(_ call: String, _ subject: String = "", code: Int32 = errno) {
         self.call = call
         self.subject = subject
         self.code = code
     }
 
     /// The system's message for the code: `No such file or directory`.
-    var reason: String { String(cString: strerror(code)) }
+    package var reason: String { String(cString: strerror(code)) }
 
-    var description: String {
+    package var description: String {
         subject.isEmpty ? "\(call) failed: \(reason)" : "\(call) \(subject) failed: \(reason)"
     }
 }

@@ -7,9 +7,9 @@
 /// The calling thread's identity, as a number: what the delivery queue and observer mailboxes
 /// compare to tell "called from inside the handler running on this thread" from "called from
 /// another thread".
-enum ThreadIdentity {
+package enum ThreadIdentity {
     /// The calling thread's `pthread_self()`.
-    static var current: UInt {
+    package static var current: UInt {
         #if canImport(Darwin)
             UInt(bitPattern: pthread_self())
         #else

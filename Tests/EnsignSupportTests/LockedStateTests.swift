@@ -1,7 +1,6 @@
 import Dispatch
+import EnsignSupport
 import Testing
-
-@testable import Ensign
 
 /// `LockedState` is the one lock under everything else; these run it under the thread
 /// sanitizer in `scripts/test`, which is what they are for.

@@ -1,5 +1,3 @@
-import EnsignYAML
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,19 +14,19 @@ import EnsignYAML
 /// runs under `SCHED_IDLE`; on Apple platforms at the utility quality of service. A thread of
 /// its own (a ``JoinableThread``), not one of Dispatch's pool, because a pool thread would keep
 /// the lowered priority for whatever runs on it next.
-final class BackgroundThread: Sendable {
+package final class BackgroundThread: Sendable {
     private let thread: JoinableThread
 
-    /// Starts a thread running `body` at background priority.
-    init(_ body: @escaping @Sendable () -> Void) {
-        thread = JoinableThread {
+    /// Starts a thread named `name` running `body` at background priority.
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
+        thread = JoinableThread(name: name) {
             BackgroundThread.lowerCurrentPriority()
             body()
         }
     }
 
     /// Waits for the thread to end. Call it once.
-    func join() { thread.join() }
+    package func join() { thread.join() }
 
     #if os(Linux)
         /// `SCHED_IDLE` from `<sched.h>`, which Swift's Glibc module leaves out (it is behind
@@ -37,7 +35,7 @@ final class BackgroundThread: Sendable {
     #endif
 
     /// Whether the calling thread runs at the priority a background thread lowers itself to.
-    static var isCurrentLowered: Bool {
+    package static var isCurrentLowered: Bool {
         #if os(Linux)
             var policy: Int32 = 0
             var parameters = sched_param()
