@@ -26,11 +26,11 @@ import EnsignSupport
     /// ``IdleWork``, one unit at a time, checking for a returned batch between units.
     final class LibYAMLPrefetcher: @unchecked Sendable {
         // @unchecked Sendable, proven: `parser` and the events of a batch the parsing thread
-        // holds are touched only by that thread; a batch changes hands only under `mutex`
-        // (queued as full by the parser, taken by the reader, queued as empty by the reader,
-        // taken by the parser), so each hand-over happens-before the next owner's access;
-        // `idleWork` is immutable and Sendable, and runs without `mutex` held. The
-        // shared fields below `mutex` are read and written with it held. `finish()` joins the
+        // holds are touched only by that thread; a batch changes hands only under `handoff`'s
+        // lock (queued as full by the parser, taken by the reader, queued as empty by the
+        // reader, taken by the parser), so each hand-over happens-before the next owner's
+        // access; `idleWork` is immutable and Sendable, and runs without the lock held. The
+        // reader's fields are touched by the reader's thread only. `finish()` joins the
         // thread before anything it used is freed.
 
         /// Events per batch: enough that hand-overs are rare (a few hundred for a 1 MB file).
@@ -46,14 +46,15 @@ import EnsignSupport
         private let inputCount: Int
         private let file: String
 
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private let condition: UnsafeMutablePointer<pthread_cond_t>
-        // Guarded by `mutex`:
-        private var fullBatches: [Int] = []
-        private var emptyBatches: [Int] = []
-        private var isParsingOver = false
-        private var parseError: YAMLError?
-        private var isCancelled = false
+        /// What the two threads hand each other, behind the lock they wait on.
+        private struct Handoff {
+            var fullBatches: [Int] = []
+            var emptyBatches: [Int] = Array(0..<LibYAMLPrefetcher.batchCount)
+            var isParsingOver = false
+            var parseError: YAMLError?
+            var isCancelled = false
+        }
+        private let handoff = LockedCondition(Handoff())
 
         // The reader's side (its thread only):
         /// The batch being read, and the next event in it.
@@ -86,13 +87,6 @@ import EnsignSupport
             liveCounts.initialize(repeating: 0, count: Self.batchCount)
             noEvent = .allocate(capacity: 1)
             noEvent.initialize(to: yaml_event_t())
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            condition = .allocate(capacity: 1)
-            condition.initialize(to: pthread_cond_t())
-            precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-            precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
-            emptyBatches = Array(0..<Self.batchCount)
             // The thread holds the prefetcher until it ends (no cycle: `thread` keeps only the
             // handle), so even a missing `finish()` could not free what it is using.
             thread = JoinableThread(name: "ensign-yaml") { self.parseAhead() }
@@ -101,7 +95,7 @@ import EnsignSupport
         /// Stops the parsing thread (at its next batch) and waits for it, then deletes every
         /// event not yet deleted and the parser. Call it once, before the input goes away.
         func finish() {
-            locked { isCancelled = true }
+            handoff.update { $0.isCancelled = true }
             thread?.join()
             thread = nil
             for batch in 0..<Self.batchCount {
@@ -116,10 +110,6 @@ import EnsignSupport
             batches.deallocate()
             liveCounts.deallocate()
             noEvent.deallocate()
-            pthread_cond_destroy(condition)
-            pthread_mutex_destroy(mutex)
-            condition.deallocate()
-            mutex.deallocate()
             parser.deinitialize(count: 1)
             parser.deallocate()
         }
@@ -143,21 +133,22 @@ import EnsignSupport
         /// Hands `previous` (if any) back to the parser and waits for the next full batch;
         /// `nil` once parsing is over and every batch has been read.
         private func takeFullBatch(returning previous: Int) throws(YAMLError) -> Int? {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            if previous >= 0 {
-                emptyBatches.append(previous)
-                pthread_cond_broadcast(condition)
+            if previous >= 0 { handoff.update { $0.emptyBatches.append(previous) } }
+            let taken = handoff.wait(until: { !$0.fullBatches.isEmpty || $0.isParsingOver }) {
+                handoff -> Result<Int, YAMLError>? in
+                if !handoff.fullBatches.isEmpty { return .success(handoff.fullBatches.removeFirst()) }
+                return handoff.parseError.map { .failure($0) }
             }
-            while fullBatches.isEmpty {
-                if isParsingOver {
-                    readingBatch = -1
-                    if let parseError { throw parseError }
-                    return nil
-                }
-                pthread_cond_wait(condition, mutex)
+            guard let taken else {
+                readingBatch = -1
+                return nil
             }
-            return fullBatches.removeFirst()
+            switch taken {
+            case .success(let batch): return batch
+            case .failure(let error):
+                readingBatch = -1
+                throw error
+            }
         }
 
         // MARK: The parsing thread
@@ -183,10 +174,10 @@ import EnsignSupport
                     }
                 }
                 liveCounts[batch] = count
-                locked {
-                    if count > 0 { fullBatches.append(batch) } else { emptyBatches.append(batch) }
-                    isParsingOver = isOver
-                    parseError = error
+                handoff.update { handoff in
+                    if count > 0 { handoff.fullBatches.append(batch) } else { handoff.emptyBatches.append(batch) }
+                    handoff.isParsingOver = isOver
+                    handoff.parseError = error
                 }
                 if isOver { return }
             }
@@ -195,25 +186,12 @@ import EnsignSupport
         /// Waits for a batch the reader has handed back, doing ``idleWork`` meanwhile while it
         /// has some; `nil` once cancelled.
         private func takeEmptyBatch() -> Int? {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            while emptyBatches.isEmpty, !isCancelled {
-                if let idleWork {
-                    pthread_mutex_unlock(mutex)
-                    let didWork = idleWork.run()
-                    pthread_mutex_lock(mutex)
-                    if didWork { continue }
-                }
-                pthread_cond_wait(condition, mutex)
+            if let idleWork {
+                while handoff.withLock({ $0.emptyBatches.isEmpty && !$0.isCancelled }), idleWork.run() {}
             }
-            return isCancelled ? nil : emptyBatches.removeFirst()
-        }
-
-        private func locked(_ body: () -> Void) {
-            pthread_mutex_lock(mutex)
-            body()
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            return handoff.wait(until: { !$0.emptyBatches.isEmpty || $0.isCancelled }) {
+                $0.isCancelled ? nil : $0.emptyBatches.removeFirst()
+            }
         }
 
         private func event(_ batch: Int, _ index: Int) -> UnsafeMutablePointer<yaml_event_t> {
