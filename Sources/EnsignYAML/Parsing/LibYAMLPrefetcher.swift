@@ -134,11 +134,12 @@ import EnsignSupport
         /// `nil` once parsing is over and every batch has been read.
         private func takeFullBatch(returning previous: Int) throws(YAMLError) -> Int? {
             if previous >= 0 { handoff.update { $0.emptyBatches.append(previous) } }
-            let taken = handoff.wait(until: { !$0.fullBatches.isEmpty || $0.isParsingOver }) {
-                handoff -> Result<Int, YAMLError>? in
-                if !handoff.fullBatches.isEmpty { return .success(handoff.fullBatches.removeFirst()) }
-                return handoff.parseError.map { .failure($0) }
-            }
+            let taken = handoff.wait(
+                until: { !$0.fullBatches.isEmpty || $0.isParsingOver },
+                then: { handoff -> Result<Int, YAMLError>? in
+                    if !handoff.fullBatches.isEmpty { return .success(handoff.fullBatches.removeFirst()) }
+                    return handoff.parseError.map { .failure($0) }
+                })
             guard let taken else {
                 readingBatch = -1
                 return nil
@@ -189,9 +190,9 @@ import EnsignSupport
             if let idleWork {
                 while handoff.withLock({ $0.emptyBatches.isEmpty && !$0.isCancelled }), idleWork.run() {}
             }
-            return handoff.wait(until: { !$0.emptyBatches.isEmpty || $0.isCancelled }) {
-                $0.isCancelled ? nil : $0.emptyBatches.removeFirst()
-            }
+            return handoff.wait(
+                until: { !$0.emptyBatches.isEmpty || $0.isCancelled },
+                then: { $0.isCancelled ? nil : $0.emptyBatches.removeFirst() })
         }
 
         private func event(_ batch: Int, _ index: Int) -> UnsafeMutablePointer<yaml_event_t> {
