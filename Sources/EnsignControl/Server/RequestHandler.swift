@@ -1,14 +1,36 @@
 import Ensign
 import EnsignSupport
 
-/// Answers the operations that only read or write the app's context (everything but
-/// `watch`, `stop` and `status`, which need the server's connection state). Writes go
-/// through the same `AppContext` methods app code calls, with the actor `cli`, so values
-/// are validated exactly as the API validates them.
+/// Answers every control request: the one place an operation is dispatched. Writes go
+/// through the same `AppContext` methods app code calls, with the actor `cli`, so values are
+/// validated exactly as the API validates them; `watch`, `stop` and `status` act on the
+/// connection through the ``ConnectionActions`` the server loop lends for the request.
 struct RequestHandler: Sendable {
     let context: AppContext
     let options: ControlServerOptions
     let pid: Int32
+    let startedAt = WallClockTime.now()
+
+    /// What one request may see of the server's connections and do to its own: the loop's
+    /// side of `watch`, `stop` and `status`.
+    struct ConnectionActions {
+        /// Connections open now, this one included.
+        var connections: Int
+        /// Connections watching now, this one excluded.
+        var otherWatchers: Int
+        /// Whether this connection watches.
+        var isWatching: Bool
+        /// Makes this connection watch `keys` (every key when `nil`), in place of any earlier watch.
+        var startWatching: (_ keys: Set<String>?) -> Void
+        /// Ends this connection's watch, if any.
+        var stopWatching: () -> Void
+    }
+
+    /// How many connections may watch at once: a quarter of the slots (at least one) stay
+    /// for requests, so watchers never lock `ensign set` out.
+    static func watcherLimit(maximumConnections: Int) -> Int {
+        max(0, maximumConnections - max(1, maximumConnections / 4))
+    }
 
     var hello: ServerHello {
         ServerHello(
@@ -26,7 +48,7 @@ struct RequestHandler: Sendable {
         environment.lowercased() == "production"
     }
 
-    func result(for operation: ControlOperation) throws(ControlError) -> JSONValue {
+    func result(for operation: ControlOperation, on connection: ConnectionActions) throws(ControlError) -> JSONValue {
         if operation.isWrite, refusesWrites {
             throw ControlError(
                 .forbidden,
@@ -72,12 +94,33 @@ struct RequestHandler: Sendable {
         case .log(let limit):
             let transactions = context.changeLog.suffix(limit ?? 50)
             return try encode(["transactions": transactions.map(TransactionReport.init)])
-        case .watch, .stop, .status:
-            throw ControlError(.internalError, "'\(operation.name)' is answered by the server loop")
+        case .watch(let keys):
+            let fullKeys = try keys.map { (keys) throws(ControlError) in
+                var full: [String] = []
+                for key in keys { full.append(try definedKey(key)) }
+                return full
+            }
+            let watchers = connection.otherWatchers
+            guard watchers < Self.watcherLimit(maximumConnections: options.maximumConnections) else {
+                throw ControlError(
+                    .busy,
+                    "the app already has \(watchers) watching connections; the rest are kept for requests."
+                        + " Stop a watch (ensign watch) or try again later")
+            }
+            connection.startWatching(fullKeys.map(Set.init))
+            return ["keys": fullKeys.map { .array($0.map(JSONValue.string)) } ?? .null]
+        case .stop:
+            let wasWatching = connection.isWatching
+            connection.stopWatching()
+            return ["stopped": .bool(wasWatching)]
+        case .status:
+            return try status(
+                connections: connection.connections,
+                watchers: connection.otherWatchers + (connection.isWatching ? 1 : 0))
         }
     }
 
-    func status(connections: Int, watchers: Int, startedAt: WallClockTime) throws(ControlError) -> JSONValue {
+    private func status(connections: Int, watchers: Int) throws(ControlError) -> JSONValue {
         let status = context.status
         return try encode(
             StatusReport(

@@ -15,7 +15,6 @@ final class ServerCore: Sendable {
     let options: ControlServerOptions
     let wake: WakeSignal
     let hub: WatchHub
-    let startedAt = WallClockTime.now()
     let isStopping = Atomic<Bool>(false)
     let connectionCount = Atomic<Int>(0)
 
@@ -41,12 +40,6 @@ final class ServerLoop {
     static let readChunk = 1 << 16
     /// How long a connection must have been quiet before a newcomer may take its place.
     static let evictionIdleTime: Duration = .milliseconds(500)
-
-    /// How many connections may watch at once: a quarter of the slots (at least one) stay
-    /// for requests, so watchers never lock `ensign set` out.
-    static func watcherLimit(maximumConnections: Int) -> Int {
-        max(0, maximumConnections - max(1, maximumConnections / 4))
-    }
 
     private let core: ServerCore
     private let listener: Int32
@@ -258,37 +251,17 @@ final class ServerLoop {
         connection.send(reply.json)
     }
 
+    /// Answers `request` through the handler, lending it this connection's part of the loop.
     private func perform(_ request: ControlRequest, on connection: ServerConnection) -> Result<JSONValue, ControlError>
     {
+        let actions = RequestHandler.ConnectionActions(
+            connections: connections.count,
+            otherWatchers: connections.count { $0.watch != nil && $0 !== connection },
+            isWatching: connection.watch != nil,
+            startWatching: { self.startWatching(connection, id: request.id, keys: $0) },
+            stopWatching: { self.stopWatching(connection) })
         do throws(ControlError) {
-            switch request.operation {
-            case .watch(let keys):
-                let fullKeys = try keys.map { (keys) throws(ControlError) in
-                    var full: [String] = []
-                    for key in keys { full.append(try core.handler.definedKey(key)) }
-                    return full
-                }
-                let watchers = connections.count { $0.watch != nil && $0 !== connection }
-                guard watchers < Self.watcherLimit(maximumConnections: core.options.maximumConnections) else {
-                    throw ControlError(
-                        .busy,
-                        "the app already has \(watchers) watching connections; the rest are kept for requests."
-                            + " Stop a watch (ensign watch) or try again later")
-                }
-                startWatching(connection, id: request.id, keys: fullKeys.map(Set.init))
-                return .success(["keys": fullKeys.map { .array($0.map(JSONValue.string)) } ?? .null])
-            case .stop:
-                let wasWatching = connection.watch != nil
-                stopWatching(connection)
-                return .success(["stopped": .bool(wasWatching)])
-            case .status:
-                return .success(
-                    try core.handler.status(
-                        connections: connections.count, watchers: connections.count { $0.watch != nil },
-                        startedAt: core.startedAt))
-            default:
-                return .success(try core.handler.result(for: request.operation))
-            }
+            return .success(try core.handler.result(for: request.operation, on: actions))
         } catch {
             return .failure(error)
         }

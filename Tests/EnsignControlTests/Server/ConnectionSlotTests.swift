@@ -29,7 +29,7 @@ struct ConnectionSlotTests {
     @Test("Watchers take at most three quarters of the slots; the rest stay for requests", .blocksItsThread)
     func watchersLeaveRoom() throws {
         let harness = try ServerHarness { $0.maximumConnections = 4 }
-        #expect(ServerLoop.watcherLimit(maximumConnections: 4) == 3)
+        #expect(RequestHandler.watcherLimit(maximumConnections: 4) == 3)
         let watchers = try (0..<3).map { _ in try harness.raw() }
         for watcher in watchers { #expect(try watcher.request(#"{"id":1,"op":"watch"}"#)?["ok"] == true) }
         let fourth = try harness.raw()
