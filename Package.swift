@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "EnsignTesting", dependencies: ["EnsignSupport", "Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
+        // What the tools do with definitions and apps never do: `ensign validate`'s whole-directory
+        // checks and report, the JSON schema, the flagd bundle export.
+        .target(name: "EnsignTooling", dependencies: ["Ensign", "EnsignYAML", "EnsignSupport"]),
         // libcurl's C API and nothing else; only EnsignHTTP imports it (Linux and macOS ship libcurl).
         .systemLibrary(
             name: "CCurl",
@@ -98,22 +101,25 @@ let package = Package(
             name: "EnsignCLI",
             dependencies: [
                 "EnsignSupport",
-                "Ensign", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet", "EnsignDebugMenu",
+                "Ensign", "EnsignTooling", "EnsignJSON", "EnsignControl", "EnsignCodeGeneration", "EnsignFleet",
+                "EnsignDebugMenu",
                 "EnsignOFREP", "EnsignServe",
             ]),
         // Generates EnsignKeys.swift from a target's flags directory on every build where the YAML changed.
         .plugin(
             name: "EnsignKeysPlugin", capability: .buildTool(), dependencies: ["EnsignCLI"],
             path: "Sources/EnsignKeysPlugin"),
+        // Development tools, in Tests/Tools: none is a product, so apps never see them.
         // Fuzz targets: a replay tool in normal builds, a libFuzzer binary under scripts/fuzz.
         .executableTarget(
             name: "EnsignFuzz",
             dependencies: [
-                "Ensign", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP", "EnsignOFREP",
-                "EnsignRemote",
-            ]),
-        // The benchmarks (`scripts/bench`): an executable target but not a product, so apps
-        // never see it. CYAML is there for the raw libyaml scan the loader is compared with.
+                "Ensign", "EnsignTooling", "EnsignJSON", "EnsignYAML", "EnsignControl", "EnsignFleet", "EnsignHTTP",
+                "EnsignOFREP", "EnsignRemote",
+            ],
+            path: "Tests/Tools/EnsignFuzz"),
+        // The benchmarks (`scripts/bench`). CYAML is there for the raw libyaml scan the loader is
+        // compared with.
         .executableTarget(
             name: "EnsignBenchmarks",
             dependencies: [
@@ -122,15 +128,15 @@ let package = Package(
                 "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
                 "LoopbackLoad",
             ],
-            path: "Sources/EnsignBenchmarks"
+            path: "Tests/Tools/EnsignBenchmarks"
         ),
         // The C process `ensign validate` is timed against: a bare libyaml event scan of a file
         // (`scripts/bench` builds it with the benchmarks).
         .executableTarget(
             name: "libyaml-scan", dependencies: [.target(name: "CYAML", condition: .when(traits: ["YAML"]))],
-            path: "Sources/LibYAMLScanTool"),
+            path: "Tests/Tools/LibYAMLScanTool"),
         // Counts heap allocations by interposing malloc (glibc only); linked by the benchmarks alone.
-        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
+        .target(name: "CAllocationCounter", path: "Tests/Tools/CAllocationCounter"),
         .testTarget(
             name: "EnsignYAMLTests",
             dependencies: ["EnsignSupport", "EnsignYAML", "EnsignTestSupport", "EnsignTestTraits"]),
@@ -152,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "EnsignTests",
             dependencies: [
-                "EnsignSupport",
+                "EnsignSupport", "EnsignTooling",
                 "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTesting", "EnsignTestProbe", "EnsignCoreApp",
                 "EnsignTestSupport", "EnsignTestTraits",
             ]),
@@ -184,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "EnsignCLITests",
             dependencies: [
-                "EnsignSupport",
+                "EnsignSupport", "EnsignTooling",
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu", "EnsignTestTraits",
             ]),

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTooling
 import Foundation
 
 /// `ensign export`: writes a definitions directory as one JSON bundle, for apps built without YAML.

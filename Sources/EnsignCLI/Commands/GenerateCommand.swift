@@ -1,5 +1,6 @@
 import Ensign
 import EnsignCodeGeneration
+import EnsignTooling
 import Foundation
 
 /// `ensign generate`: writes Swift typed keys for the flags and preferences of a definitions directory.

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTooling
 
 /// `ensign schema`: prints the JSON Schema of the definitions format.
 enum SchemaCommand {

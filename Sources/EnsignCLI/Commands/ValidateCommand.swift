@@ -1,5 +1,6 @@
 import Ensign
 import EnsignCodeGeneration
+import EnsignTooling
 import Foundation
 
 /// `ensign validate`: loads and checks definitions and overlays, printing compiler-style diagnostics.

@@ -2,6 +2,7 @@ import Ensign
 import EnsignJSON
 import EnsignTestSupport
 import EnsignTestTraits
+import EnsignTooling
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTooling
 import EnsignYAML
 import Foundation
 import Testing

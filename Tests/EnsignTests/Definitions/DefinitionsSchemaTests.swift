@@ -1,3 +1,4 @@
+import EnsignTooling
 import EnsignYAML
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import EnsignTestSupport
+import EnsignTooling
 import Testing
 
 @testable import Ensign

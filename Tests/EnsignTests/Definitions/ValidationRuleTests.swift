@@ -1,3 +1,4 @@
+import EnsignTooling
 import Testing
 
 @testable import Ensign

@@ -6,12 +6,12 @@
 
 /// File-system helpers for configuration directories, on POSIX calls so the core library
 /// does not need Foundation.
-enum ConfigDirectory {
+package enum ConfigDirectory {
     /// What listing a directory found: the configuration files it will read, and the entries
     /// it cannot read, each an error naming its path.
-    struct Listing {
-        var files: [String] = []
-        var problems: [Diagnostic] = []
+    package struct Listing {
+        package var files: [String] = []
+        package var problems: [Diagnostic] = []
     }
 
     /// Regular files (links followed) with a configuration extension directly in `directory`,
@@ -21,7 +21,7 @@ enum ConfigDirectory {
     /// loop, a FIFO, a socket, a device, a directory — is a problem, never skipped silently
     /// (the app would start with fewer keys). A directory that does not exist lists nothing
     /// (`missingIsProblem` makes it an error); one that cannot be listed is an error.
-    static func listing(of directory: String, missingIsProblem: Bool = false) -> Listing {
+    package static func listing(of directory: String, missingIsProblem: Bool = false) -> Listing {
         var listing = Listing()
         guard let handle = opendir(directory) else {
             let code = errno
@@ -76,17 +76,17 @@ enum ConfigDirectory {
     private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Whether `path` is a directory (links followed).
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// `production` for `flags/environments/production.yaml`.
-    static func baseName(_ path: String) -> String {
+    package static func baseName(_ path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = file.lastIndex(of: ".") else { return file }
         return String(file[..<dot])

@@ -2,7 +2,7 @@ import EnsignYAML
 
 /// Loads definitions and overlays from files or in-memory sources, collecting every problem.
 ///
-/// This is the basic operation: a context loads through it, and ``ConfigValidator`` (what
+/// This is the basic operation: a context loads through it, and `ConfigValidator` (EnsignTooling: what
 /// `ensign validate` runs) calls it for every file it checks.
 ///
 /// A definitions directory holds `*.yaml`, `*.yml` and `*.json` definitions files, and
@@ -96,7 +96,7 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// The warning for a directory without definitions files.
-    static func noDefinitionFiles(in path: String) -> Diagnostic {
+    package static func noDefinitionFiles(in path: String) -> Diagnostic {
         Diagnostic(.warning, at: .unknown(path), "no definitions files (*.yaml, *.yml, *.json) found here")
     }
 
@@ -128,7 +128,7 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// Reads and parses one file, or records why it cannot be.
-    func parseFile(_ path: String, into diagnostics: inout [Diagnostic]) -> ParsedFile? {
+    package func parseFile(_ path: String, into diagnostics: inout [Diagnostic]) -> ParsedFile? {
         do {
             let source = try ConfigSource.file(path, limits: limits)
             return ParsedFile(name: path, documents: try parse(source))
@@ -155,29 +155,40 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// A file that has been parsed but not yet interpreted.
-    struct ParsedFile {
-        var name: String
-        var documents: [YAMLNode]
+    package struct ParsedFile {
+        package var name: String
+        package var documents: [YAMLNode]
+
+        package init(name: String, documents: [YAMLNode]) {
+            self.name = name
+            self.documents = documents
+        }
     }
 
     /// A definitions file read from its events: one reader for each document.
-    struct ReadFile {
-        var name: String
+    package struct ReadFile {
+        package var name: String
         var documents: [DefinitionFileReader]
         /// Still compiling the file's rules: ``loadDefinitions(_:)-([ReadFile])`` finishes it.
         var pipeline: RuleCompilationPipeline? = nil
+
+        /// Whether the file read as definitions: its first document declares them and is not
+        /// a bundle (a bundle or an overlay is parsed whole and read as one instead).
+        package var holdsDefinitions: Bool {
+            documents.first.map { !$0.hasBundleMember && $0.declaresDefinitions } ?? true
+        }
     }
 
     /// Parses a source: a `.json` file as JSON (flagd's files hold strings libyaml refuses),
     /// anything else as YAML.
-    func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
+    package func parse(_ source: ConfigSource) throws(YAMLError) -> [YAMLNode] {
         let parser = YAMLParser(limits: limits)
         if source.name.hasSuffix(".json") { return try parser.documents(fromJSON: source.bytes, file: source.name) }
         return try parser.documents(from: source.bytes, file: source.name)
     }
 
     /// Reads the definitions file at `path`, or records why it cannot be.
-    func readFile(atPath path: String, into diagnostics: inout [Diagnostic]) -> ReadFile? {
+    package func readFile(atPath path: String, into diagnostics: inout [Diagnostic]) -> ReadFile? {
         do {
             return try readFile(try ConfigSource.file(path, limits: limits))
         } catch {
@@ -191,7 +202,7 @@ package struct DefinitionLoader: Sendable {
     ///
     /// - Parameter stopsAtBundleMember: whether to stop at an `ensignBundle` member at the top
     ///   of the first document (the file is then a bundle, read otherwise).
-    func readFile(_ source: ConfigSource, stopsAtBundleMember: Bool = false) throws(YAMLError) -> ReadFile {
+    package func readFile(_ source: ConfigSource, stopsAtBundleMember: Bool = false) throws(YAMLError) -> ReadFile {
         let parser = YAMLParser(limits: limits, prefetchThreshold: parallelThreshold)
         let isJSON = source.name.hasSuffix(".json")
         // A large file's rules compile on a second thread while the rest of it is read.
@@ -207,7 +218,7 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// Reads a parsed file, replaying its trees through the same reader as a file's events.
-    func readFile(_ file: ParsedFile) throws(YAMLError) -> ReadFile {
+    package func readFile(_ file: ParsedFile) throws(YAMLError) -> ReadFile {
         let parser = YAMLParser(limits: limits)
         let documents = try readDocuments(stopsAtBundleMember: false, pipeline: nil) { body throws(YAMLError) in
             try parser.readEvents(replaying: file.documents, file: file.name, body)
@@ -255,7 +266,7 @@ package struct DefinitionLoader: Sendable {
 
     /// Loads read files into definitions, in order: a key defined again is an error at its
     /// second place. A file without documents is an error.
-    func loadDefinitions(_ files: [ReadFile]) -> DefinitionLoadResult {
+    package func loadDefinitions(_ files: [ReadFile]) -> DefinitionLoadResult {
         var collector = DefinitionCollector()
         for file in files {
             if file.documents.isEmpty {
@@ -270,7 +281,7 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// Reads parsed files (a bundle's members) into definitions.
-    func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
+    package func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
         var read: [ReadFile] = []
         for file in files {
@@ -304,7 +315,7 @@ package struct DefinitionLoader: Sendable {
     }
 
     /// Checks already-parsed overlay documents against `definitions`.
-    func readOverlay(_ file: ParsedFile, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
+    package func readOverlay(_ file: ParsedFile, definitions: DefinitionSet) -> (Overlay, [Diagnostic]) {
         var reader = OverlayReader(definitions: definitions)
         let overlay = reader.read(file.documents, source: file.name)
         var diagnostics = reader.diagnostics

@@ -24,34 +24,34 @@ import EnsignYAML
 /// same readers, so the bundle resolves exactly as the directory did. Every diagnostic names
 /// the bundle's own line and column. The member names under `definitions` say where each
 /// document came from; the loader does not otherwise use them.
-struct DefinitionsBundle {
+package struct DefinitionsBundle {
     /// The member that marks a bundle, holding its format version.
-    static let formatMember = "ensignBundle"
+    package static let formatMember = "ensignBundle"
     /// The format version this build reads and writes.
-    static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Every definitions document, as one file named after the bundle.
-    var definitions: DefinitionLoader.ParsedFile
+    package var definitions: DefinitionLoader.ParsedFile
     /// Each environment's overlay, in the bundle's order.
-    var environments: [(name: String, file: DefinitionLoader.ParsedFile)]
+    package var environments: [(name: String, file: DefinitionLoader.ParsedFile)]
 
     /// The overlay of `environment`, when the bundle has one.
-    func environment(named environment: String) -> DefinitionLoader.ParsedFile? {
+    package func environment(named environment: String) -> DefinitionLoader.ParsedFile? {
         environments.first { $0.name == environment }?.file
     }
 
     /// What is wrong with a bundle's shape, each problem at its place.
-    struct ShapeProblems: Error {
-        var diagnostics: [Diagnostic]
+    package struct ShapeProblems: Error {
+        package var diagnostics: [Diagnostic]
     }
 
     /// Whether a parsed file is a bundle: one object with an `ensignBundle` member.
-    static func isBundle(_ file: DefinitionLoader.ParsedFile) -> Bool {
+    package static func isBundle(_ file: DefinitionLoader.ParsedFile) -> Bool {
         file.documents.count == 1 && file.documents[0].entry(forKey: formatMember) != nil
     }
 
     /// Reads a parsed bundle, or says everything that is wrong with its shape.
-    static func read(_ file: DefinitionLoader.ParsedFile) -> Result<DefinitionsBundle, ShapeProblems> {
+    package static func read(_ file: DefinitionLoader.ParsedFile) -> Result<DefinitionsBundle, ShapeProblems> {
         let start = SourcePosition(file: file.name, line: 1, column: 1)
         guard file.documents.count == 1, let entries = file.documents[0].mappingEntries else {
             return .failure(

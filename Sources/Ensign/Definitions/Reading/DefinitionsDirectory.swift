@@ -1,19 +1,24 @@
 /// The files of a definitions directory: definitions files at the top, and environment
 /// overlays in `environments/`. Listing reads no file, so the loader can pick the one
 /// environment it needs and the validator can take them all.
-struct DefinitionsDirectory {
+package struct DefinitionsDirectory {
     /// One `environments/<name>.yaml` file.
-    struct EnvironmentFile {
-        var name: String
-        var path: String
+    package struct EnvironmentFile {
+        package var name: String
+        package var path: String
     }
 
-    let path: String
+    package let path: String
 
-    var environmentsPath: String { ConfigDirectory.join(path, "environments") }
+    /// The directory at `path`.
+    package init(path: String) {
+        self.path = path
+    }
+
+    package var environmentsPath: String { ConfigDirectory.join(path, "environments") }
 
     /// The definitions files, sorted by name (none when the directory cannot be listed).
-    func definitionFiles() -> [String] {
+    package func definitionFiles() -> [String] {
         ConfigDirectory.listing(of: path).files
     }
 
@@ -21,7 +26,7 @@ struct DefinitionsDirectory {
     /// links, FIFOs, unlistable directories), each an error naming its path. With
     /// `environment`, only that environment's entries of `environments/` count: a context
     /// does not read the others.
-    func listingProblems(environment: String? = nil) -> [Diagnostic] {
+    package func listingProblems(environment: String? = nil) -> [Diagnostic] {
         let environments = ConfigDirectory.listing(of: environmentsPath).problems.filter { problem in
             guard let environment else { return true }
             let file = problem.location.file
@@ -31,7 +36,7 @@ struct DefinitionsDirectory {
     }
 
     /// The environment overlay files, sorted by name.
-    func environmentFiles() -> [EnvironmentFile] {
+    package func environmentFiles() -> [EnvironmentFile] {
         ConfigDirectory.listing(of: environmentsPath).files.map {
             EnvironmentFile(name: ConfigDirectory.baseName($0), path: $0)
         }
@@ -39,7 +44,7 @@ struct DefinitionsDirectory {
 
     /// The overlay file of `environment`, if there is one (the first by name when both a
     /// `.yaml` and a `.yml` exist).
-    func environmentFile(named environment: String) -> String? {
+    package func environmentFile(named environment: String) -> String? {
         environmentFiles().first { $0.name == environment }?.path
     }
 }

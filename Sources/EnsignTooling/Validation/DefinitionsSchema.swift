@@ -1,3 +1,5 @@
+import Ensign
+
 /// The JSON Schema (draft 2020-12) of the definitions file format, for editors' YAML and
 /// JSON plug-ins; `ensign schema` prints it.
 ///

@@ -1,3 +1,4 @@
+import Ensign
 import EnsignYAML
 
 /// Turns a definitions directory into one definitions bundle, the JSON file `ensign export`

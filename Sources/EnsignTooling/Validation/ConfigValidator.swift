@@ -1,3 +1,5 @@
+import Ensign
+
 /// Checks definitions directories, definitions files and overlay files together, the way
 /// `ensign validate` does: definitions from every path are combined (so a key defined in two
 /// places is caught) and every overlay is checked against them, every environment's included.
@@ -48,7 +50,7 @@ package struct ConfigValidator: Sendable {
                 do {
                     source = try ConfigSource.file(path, limits: loader.limits)
                     let read = try loader.readFile(source, stopsAtBundleMember: true)
-                    if read.documents.first.map({ !$0.hasBundleMember && $0.declaresDefinitions }) ?? true {
+                    if read.holdsDefinitions {
                         definitionFiles.append(read)
                         continue
                     }

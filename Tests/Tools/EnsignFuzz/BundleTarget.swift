@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTooling
 import EnsignYAML
 
 /// The `bundle` target: a definitions bundle (what `ensign export` writes and an app without

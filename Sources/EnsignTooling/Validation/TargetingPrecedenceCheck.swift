@@ -1,3 +1,5 @@
+import Ensign
+
 /// Warns where a file sets a value that a flag's targeting decides before: targeting outranks
 /// the environment and deployment layers, so such a value applies only where the rule returns
 /// `null` (an environment file that says "on for everyone" is not, where the rule matches).

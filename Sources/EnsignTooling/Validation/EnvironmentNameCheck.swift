@@ -1,11 +1,12 @@
+import Ensign
 import EnsignSupport
 
 /// Warns about inline `environments:` names that match no known environment (a typo there
 /// silently never applies).
-enum EnvironmentNameCheck {
+package enum EnvironmentNameCheck {
     static let conventionalNames: Set = ["development", "staging", "production", "test"]
 
-    static func check(_ definitions: DefinitionSet, knownEnvironments: Set<String>) -> [Diagnostic] {
+    package static func check(_ definitions: DefinitionSet, knownEnvironments: Set<String>) -> [Diagnostic] {
         let known = conventionalNames.union(knownEnvironments)
         var diagnostics: [Diagnostic] = []
         // In key order (the set's own order), names first: a position is built only for a warning.

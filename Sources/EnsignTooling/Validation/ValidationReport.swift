@@ -1,3 +1,5 @@
+import Ensign
+
 /// What ``ConfigValidator`` found.
 package struct ValidationReport: Sendable {
     /// Every problem, in reading order.

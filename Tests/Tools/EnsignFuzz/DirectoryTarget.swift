@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTooling
 
 #if canImport(Glibc)
     import Glibc
