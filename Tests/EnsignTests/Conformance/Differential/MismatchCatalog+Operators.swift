@@ -41,7 +41,8 @@ extension MismatchClass {
             "/ or % by zero: Go NaN/Inf (PARSE_ERROR as a result); Python raises ZeroDivisionError"),
         event("modulo-sign", "% with operands of opposite signs: Go truncates (-7 % 3 = -1); Python floors (2)"),
         event(
-            "chained-operands", "- / % with three or more operands: Go applies each in turn; Python the first two"),
+            "chained-operands",
+            "- and / with three or more operands: Go applies each in turn; Python the first two (both do for %)"),
         event("min-max-empty", "max/min of nothing: Go null; Python NaN (GENERAL)"),
         event(
             "cat-non-scalar",
