@@ -3,7 +3,7 @@ import Testing
 @testable import Ensign
 
 extension EvaluationTests {
-    /// `in` as flagd's Go evaluator reads it (research note /work/notes/flagd-semantics.md §4).
+    /// `in` as flagd's Go evaluator reads it (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “in”).
     @Suite("in")
     struct ContainsTests {
         @Test(

@@ -4,8 +4,8 @@ import Testing
 
 extension EvaluationTests {
     /// Text inside operators is compared by Unicode scalars, as flagd compares it, never by
-    /// Swift's canonical equivalence (research note /work/notes/flagd-semantics.md §5; expected
-    /// values from the Go harness).
+    /// Swift's canonical equivalence (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “Text is
+    /// compared exactly”; expected values recorded from flagd's Go evaluator).
     @Suite("Operators compare text exactly")
     struct ExactComparisonTests {
         static let nfc = "\u{E9}t\u{E9}"  // été, precomposed

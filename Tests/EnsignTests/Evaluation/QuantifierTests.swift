@@ -3,8 +3,9 @@ import Testing
 @testable import Ensign
 
 extension EvaluationTests {
-    /// `some`, `all` and `none` read their collection as flagd's Go evaluator does (research note
-    /// /work/notes/flagd-semantics.md §3; expected values from the Go harness).
+    /// `some`, `all` and `none` read their collection as flagd's Go evaluator does
+    /// (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “Quantifiers”; expected values recorded
+    /// from flagd's Go evaluator).
     @Suite("some, all and none")
     struct QuantifierTests {
         static func rule(_ quantifier: String) -> String {

@@ -2,8 +2,9 @@ import Testing
 
 @testable import Ensign
 
-/// The cases where flagd's references disagree, decided by its Go daemon (research note
-/// /work/notes/flagd-semantics.md §8; expected values from the Go harness).
+/// The cases where flagd's references disagree, decided by its Go daemon
+/// (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`: “var paths and other ambiguous cases”,
+/// “substr”, “Numbers and int reads”; expected values recorded from flagd's Go evaluator).
 @Suite("Ambiguous cases are decided as flagd's Go daemon decides them")
 struct AmbiguousCaseTests {
     static let tags: JSONValue = ["tags": ["a", "b"], "empty": [], "name": "abc"]

@@ -24,8 +24,8 @@ struct FlagdFlagFixture {
         evaluator.details(forKeyNamed: "f", context: EvaluationContext(json: try JSONValue(jsonText: context)))
     }
 
-    /// `f` evaluated for `context` as `value / variant / reason / error code`, the way the
-    /// research note's Go harness prints an evaluation (`-` for none).
+    /// `f` evaluated for `context` as `value / variant / reason / error code` (`-` for none),
+    /// the form in which the tests record flagd's Go evaluator's answers.
     func outcome(_ context: String = "{}") throws -> String {
         let details = try details(context)
         return [

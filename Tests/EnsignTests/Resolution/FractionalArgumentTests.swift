@@ -3,8 +3,9 @@ import Testing
 @testable import Ensign
 
 /// `fractional`'s arguments read as flagd's Go evaluator reads them (flagd bbb05d4,
-/// `fractional.go`; research note /work/notes/flagd-semantics.md §1). The expected outcomes
-/// are the Go harness's, for flag `f` = {on: true, off: false}, default `off`.
+/// `fractional.go`; `Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “Fractional arguments and
+/// bucketing”). The expected outcomes were recorded from flagd's Go evaluator, for flag `f` =
+/// {on: true, off: false}, default `off`.
 @Suite("fractional reads its arguments as flagd's Go evaluator does")
 struct FractionalArgumentTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -3,9 +3,10 @@ import Testing
 @testable import Ensign
 
 /// No static strictness: a rule flagd evaluates loads and evaluates as flagd's Go daemon does,
-/// and what flagd's evaluator cannot evaluate fails only where an evaluation reaches it (research
-/// note /work/notes/flagd-semantics.md §2, §11). Expected outcomes are the Go harness's, for flag
-/// `f` = {on: true, off: false}, default `off`.
+/// and what flagd's evaluator cannot evaluate fails only where an evaluation reaches it
+/// (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “Lazy evaluation and errors”). Expected
+/// outcomes were recorded from flagd's Go evaluator, for flag `f` = {on: true, off: false},
+/// default `off`.
 @Suite("Rules load as flagd loads them and fail only where they are evaluated")
 struct LazyEvaluationTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -3,9 +3,10 @@ import Testing
 @testable import Ensign
 
 /// A targeting result selects a variant as flagd's Go daemon reads it (`evaluateVariant`;
-/// research note /work/notes/flagd-semantics.md §0.1, §12): the result written as Go's JSON
-/// encoder writes it, every `"` removed, then looked up by exact name. Expected outcomes are the
-/// Go harness's, for a string flag whose variants are named after the results.
+/// `Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “Variant mapping”): the result written as
+/// Go's JSON encoder writes it, every `"` removed, then looked up by exact name. Expected
+/// outcomes were recorded from flagd's Go evaluator, for a string flag whose variants are named
+/// after the results.
 @Suite("A targeting result selects a variant as flagd's daemon reads it")
 struct VariantMappingTests {
     static let variants = #"""

@@ -13,12 +13,12 @@ Its results:
    "results": [{"value": ..., "variant": ..., "reason": ..., "errorCode": ..., "events": [...]}]}
 
 Besides evaluating, the runner watches the evaluation for the situations in which flagd's Go
-daemon (which Ensign follows) is known to answer differently from this Python core, as
-the project's research note on flagd's semantics recorded them, and lists the ones reached as "events". The
-harness explains a mismatch only by an event that was reached (or by a predicate of its own on
-the flag set); each event is named after a mismatch class in MismatchCatalog.swift. The
-watchers call the original operators and return their results unchanged, so they observe and
-never alter what the reference answers.
+daemon (which Ensign follows) is known to answer differently from this Python core (the
+FlagdSemantics article, Sources/Ensign/Ensign.docc/FlagdSemantics.md, goes through them), and
+lists the ones reached as "events". The harness explains a mismatch only by an event that was
+reached (or by a predicate of its own on the flag set); each event is named after a mismatch
+class in MismatchCatalog.swift. The watchers call the original operators and return their
+results unchanged, so they observe and never alter what the reference answers.
 """
 
 import json

@@ -19,8 +19,9 @@ struct VariablePath: Sendable {
         /// The array index flagd's evaluator reads in `component`: `int(typing.ToNumber(part))`,
         /// the text read with Go's `strconv.ParseFloat`, truncated, and 0 when it is not a number.
         ///
-        /// A Go quirk, followed for parity with flagd's daemon (research note
-        /// /work/notes/flagd-semantics.md §8; json-logic-js and flagd's Python core disagree):
+        /// A Go quirk (jsonlogic v3.9.1's `getVar`), followed for parity with flagd's daemon
+        /// (json-logic-js and flagd's Python core disagree; `Sources/Ensign/Ensign.docc/FlagdSemantics.md`,
+        /// “var paths and other ambiguous cases”):
         /// `tags.length` is `tags[0]`, not the length, and so is `tags.x`; `tags.01` is
         /// `tags[1]`. Reconsider here if a later flagd reads paths differently.
         static func goArrayIndex(_ component: Substring) -> Int {

@@ -3,7 +3,8 @@
 // with Go's `strconv.ParseFloat` (text that does not parse counts 0) and fails on null and
 // booleans, `cat` writes numbers in fixed notation and fails on booleans, and so on. Where
 // Ensign follows flagd (the project's decision where the references disagree), operators use
-// these helpers; the research note /work/notes/flagd-semantics.md (§2, §11) lists the cases.
+// these helpers; the FlagdSemantics article (`Sources/Ensign/Ensign.docc/FlagdSemantics.md`,
+// “Truthiness and Go's coercions”) lists where, and where Ensign keeps JavaScript's rules.
 
 /// The coercions of flagd's Go JsonLogic library.
 enum GoJsonLogic {

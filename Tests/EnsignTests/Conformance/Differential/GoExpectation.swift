@@ -4,7 +4,8 @@ import Foundation
 
 /// flagd's Go daemon's answer where it can be worked out without evaluating JsonLogic: a
 /// `targeting` that is not an object (`evaluateVariant` and `resolve[T]` in flagd's
-/// `core/pkg/evaluator/json.go`, research note §0.1 and §8).
+/// `core/pkg/evaluator/json.go`; `Sources/Ensign/Ensign.docc/FlagdSemantics.md`, “The targeting
+/// member” and “Variant mapping”).
 ///
 /// A class that explains a mismatch by "the Python core differs from Go here" should only
 /// explain it when Ensign gives Go's answer; where that answer is this simple, the class

@@ -26,9 +26,10 @@ struct MismatchEvidence {
 
 /// A named, documented reason why Ensign and flagd's Python core may answer differently,
 /// with the predicate that recognises it. Every class is a place where the Python core
-/// differs from flagd's Go daemon (which Ensign follows, per the research note
-/// `flagd-semantics.md`) or where Ensign differs from both on purpose; a mismatch no class
-/// recognises is unexplained and fails the test.
+/// differs from flagd's Go daemon (which Ensign follows, save where MismatchCatalog+Operators.swift
+/// says otherwise; `Sources/Ensign/Ensign.docc/FlagdSemantics.md` goes through the cases) or
+/// where Ensign differs from both on purpose; a mismatch no class recognises is unexplained and
+/// fails the test.
 struct MismatchClass: Sendable {
     /// A stable name: the event reference.py reports, or the name of a predicate here.
     var id: String
