@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
 import Testing
@@ -192,7 +193,7 @@ struct HTTPConnectionTests {
 
     @Test("A refused connection fails at once")
     func refused() throws {
-        let port = try ScriptedHTTPServer.freePort()
+        let port = try Loopback.freePort()
         let client = HTTPConnection(endpoint: try HTTPEndpoint("http://127.0.0.1:\(port)"), dialTimeout: .seconds(2))
         let start = ContinuousClock.now
         #expect {
