@@ -142,9 +142,9 @@ let package = Package(
             dependencies: ["EnsignSupport", "EnsignYAML", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(name: "EnsignJSONTests", dependencies: ["EnsignJSON", "Ensign"]),
         // Helpers the test targets and the test executables share: running built executables, temporary
-        // directories, one wait-until, one recorder, the sample apps. No Swift Testing, so that the
-        // probe and the soak, which are not tests, can use it too.
-        .target(name: "EnsignTestSupport", path: "Tests/EnsignTestSupport"),
+        // directories, one wait-until, one recorder, one counter, one seeded generator, the sample apps
+        // and their keys. No Swift Testing, so that the probe and the soak, which are not tests, can use it too.
+        .target(name: "EnsignTestSupport", dependencies: ["EnsignSupport", "Ensign"], path: "Tests/EnsignTestSupport"),
         // Thousands of loopback connections on one thread (event streams, slow clients), for the
         // serve tests and the benchmarks; no Foundation, so the benchmarks can link it.
         .target(name: "LoopbackLoad", dependencies: ["CEpoll"], path: "Tests/LoopbackLoad"),
@@ -208,7 +208,8 @@ let package = Package(
             name: "EnsignDebugMenuTests",
             dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(
-            name: "EnsignHTTPTests", dependencies: ["EnsignSupport", "EnsignHTTP", "Ensign", "EnsignTestTraits"]),
+            name: "EnsignHTTPTests",
+            dependencies: ["EnsignSupport", "EnsignHTTP", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(
             name: "EnsignFleetTests",
             dependencies: [

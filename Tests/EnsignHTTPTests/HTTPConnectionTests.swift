@@ -1,5 +1,6 @@
 import Ensign
 import EnsignSupport
+import EnsignTestSupport
 import EnsignTestTraits
 import Foundation
 import Testing
@@ -193,7 +194,7 @@ struct HTTPConnectionTests {
 
     @Test("A refused connection fails at once")
     func refused() throws {
-        let port = try ScriptedHTTPServer.freePort()
+        let port = try Loopback.freePort()
         let client = HTTPConnection(endpoint: try HTTPEndpoint("http://127.0.0.1:\(port)"), dialTimeout: .seconds(2))
         let start = ContinuousClock.now
         #expect {

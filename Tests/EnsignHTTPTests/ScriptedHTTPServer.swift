@@ -1,5 +1,6 @@
 import Ensign
 import EnsignSupport
+import EnsignTestSupport
 import Foundation
 
 @testable import EnsignHTTP
@@ -15,7 +16,7 @@ final class ScriptedHTTPServer: Sendable {
 
     init(_ script: @escaping @Sendable (ScriptedConnection) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = Self.loopback(port: 0)
+        var address = Loopback.address(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -35,31 +36,6 @@ final class ScriptedHTTPServer: Sendable {
             script(connection)
             close(client)
         }
-    }
-
-    /// An IPv4 loopback address at `port` (0: any free port).
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return address
-    }
-
-    /// A loopback port nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ScriptedServerError() }
-        defer { close(descriptor) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw ScriptedServerError() }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

@@ -37,7 +37,7 @@ public final class NginxProcess {
         directory = try TemporaryDirectory()
         // nginx's workers run as another user when it starts as root: they must reach the prefix.
         chmod(directory.path, 0o755)
-        port = try Self.freePort()
+        port = try Loopback.freePort()
         let prefix = directory.path
         let configuration = """
             daemon off;
@@ -66,7 +66,7 @@ public final class NginxProcess {
         let port = port
         let process = process
         let listening = waitUntil("nginx to listen on 127.0.0.1:\(port)", timeout: .seconds(30)) {
-            Self.accepts(port: port) || !process.isRunning
+            Loopback.accepts(port: port) || !process.isRunning
         }
         guard listening, process.isRunning else {
             let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
@@ -88,39 +88,5 @@ public final class NginxProcess {
         isStopped = true
         if process.isRunning { process.terminate() }
         BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(10))
-    }
-
-    /// A loopback TCP port nobody listens on right now.
-    public static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failed(description: "socket: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw Failed(description: "cannot bind a free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts connections on `127.0.0.1:port`.
-    private static func accepts(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }

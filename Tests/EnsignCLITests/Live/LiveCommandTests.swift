@@ -5,14 +5,6 @@ import EnsignTestSupport
 import Foundation
 import Testing
 
-extension FlagKey<Int> {
-    fileprivate static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
-}
-
-extension FlagKey<Bool> {
-    fileprivate static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
-}
-
 @Suite("Live commands against a running app")
 struct LiveCommandTests {
     @Test("list shows every key's live value and source; --json gives objects to script with")

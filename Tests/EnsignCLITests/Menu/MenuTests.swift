@@ -1,6 +1,6 @@
 import Ensign
 import EnsignDebugMenu
-import Synchronization
+import EnsignTestSupport
 import Testing
 
 @testable import EnsignCLI
@@ -113,7 +113,7 @@ struct MenuTests {
     func liveUpdates() throws {
         let (context, _, _) = try makeMenu()
         let backend = ContextDebugMenuBackend(context: context)
-        let changes = ChangeCounter()
+        let changes = AtomicCounter()
         let stop = try backend.watch { changes.increment() }
         try context.setOverride(keyNamed: "beneficiaries.pageSize", to: 30, actor: "cli")
         #expect(changes.count == 1)
@@ -121,10 +121,4 @@ struct MenuTests {
         try context.setOverride(keyNamed: "beneficiaries.pageSize", to: 40, actor: "cli")
         #expect(changes.count == 1)
     }
-}
-
-final class ChangeCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
-    var count: Int { value.load(ordering: .relaxed) }
 }

@@ -19,9 +19,7 @@ final class LiveApp {
             let created = try TemporaryRuntimeDirectory()
             (ownedDirectory, self.runtimeDirectory) = (created, created.path)
         }
-        context = try AppContext(
-            definitions: BeneficiariesFixture.definitions, environment: environment,
-            environmentOverlay: BeneficiariesFixture.developmentOverlay)
+        context = try BeneficiariesFixture.context(environment: environment, overlaid: true)
         var options = ControlServerOptions(appName: name, runtimeDirectory: self.runtimeDirectory)
         options.log = { _ in }
         server = try ControlServer.start(context: context, options: options)

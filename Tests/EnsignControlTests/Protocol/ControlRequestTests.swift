@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignTestSupport
 import Testing
 
 @Suite("Control requests: parsing and encoding")
@@ -113,20 +114,5 @@ struct ControlRequestTests {
         #expect(throws: ControlRequestError.self) {
             try ControlRequest.parse(line: [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])
         }
-    }
-}
-
-/// A small deterministic random number generator for reproducible garbage.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -5,14 +5,6 @@ import Testing
 
 @testable import EnsignControl
 
-extension FlagKey<Bool> {
-    static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
-}
-
-extension FlagKey<Int> {
-    static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
-}
-
 @Suite("Control server round trips through the client")
 struct RoundTripTests {
     @Test("hello tells the app's name, pid, environment, Ensign version and protocol version")

@@ -5,15 +5,9 @@ import Testing
 
 @Suite("The in-process debug menu backend and the menu's actions")
 struct ContextDebugMenuBackendTests {
-    static func context() throws -> AppContext {
-        try AppContext(
-            definitions: BeneficiariesFixture.definitions, environment: "development",
-            environmentOverlay: BeneficiariesFixture.developmentOverlay)
-    }
-
     @Test("Entries carry each key's type, value in force, reason and summary; none is overridden at first")
     func entries() throws {
-        let entries = try ContextDebugMenuBackend(context: try Self.context()).entries()
+        let entries = try ContextDebugMenuBackend(context: try BeneficiariesFixture.context(overlaid: true)).entries()
         let byKey = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0) })
         #expect(
             byKey.keys.sorted() == [
@@ -28,7 +22,7 @@ struct ContextDebugMenuBackendTests {
 
     @Test("Toggle, set and reset write overrides by the actor 'menu', and the entries show them")
     func writes() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context(overlaid: true)
         let actions = DebugMenuActions(backend: ContextDebugMenuBackend(context: context))
         let backend = actions.backend
         let pending = try #require(try backend.entries().first { $0.key == "beneficiaries.showPendingList" })
@@ -50,7 +44,7 @@ struct ContextDebugMenuBackendTests {
 
     @Test("A refused write is a message naming the problem and changes nothing")
     func refusals() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context(overlaid: true)
         let actions = DebugMenuActions(backend: ContextDebugMenuBackend(context: context))
         for (key, text) in [
             ("beneficiaries.pageSize", "500"),  // over the maximum
@@ -71,7 +65,7 @@ struct ContextDebugMenuBackendTests {
 
     @Test("In a child context the menu's writes stay in the child, and its entries show them as overridden")
     func childWrites() throws {
-        let root = try Self.context()
+        let root = try BeneficiariesFixture.context(overlaid: true)
         let child = root.makeChild(label: "preview")
         let actions = DebugMenuActions(backend: ContextDebugMenuBackend(context: child))
         #expect(actions.set("beneficiaries.pageSize", text: "42") == .done("beneficiaries.pageSize = 42"))
@@ -83,7 +77,7 @@ struct ContextDebugMenuBackendTests {
 
     @Test("watch calls back once per change made elsewhere, and not after it is stopped")
     func watching() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context(overlaid: true)
         let changes = Recorder<Int>()
         let stop = try ContextDebugMenuBackend(context: context).watch { changes.record(1) }
         try context.setOverride(keyNamed: "beneficiaries.pageSize", to: .int(60))

@@ -1,7 +1,6 @@
 import EnsignDebugMenu
 import EnsignTestSupport
 import Foundation
-import Observation
 import Testing
 
 @testable import Ensign
@@ -9,13 +8,9 @@ import Testing
 @Suite("The in-app debug menu's model")
 @MainActor
 struct DebugMenuModelTests {
-    static func context() throws -> AppContext {
-        try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
-    }
-
     @Test("It lists the context's keys by namespace, filters them, and shows each write's outcome")
     func listsAndWrites() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let menu = DebugMenuModel(context: context)
         #expect(menu.title == "\(context.label) (development)")
         #expect(menu.groups.map(\.name) == ["beneficiaries"])
@@ -45,14 +40,9 @@ struct DebugMenuModelTests {
 
     @Test("A change made elsewhere reaches the model, and Observation sees the entries change")
     func refreshesOnOutsideChanges() async throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let menu = DebugMenuModel(context: context)
-        let changed = Recorder<Int>()
-        withObservationTracking {
-            _ = menu.groups
-        } onChange: {
-            changed.record(1)
-        }
+        let changed = trackedChanges { _ = menu.groups }
         try context.setOverride(keyNamed: "beneficiaries.sortOrder", to: "name")  // as `ensign set` would
         let arrived = await waitUntil("the menu shows the outside write", timeout: .seconds(30)) { () async in
             menu.list.entry(forKey: "beneficiaries.sortOrder")?.value == .string("name")
@@ -64,13 +54,8 @@ struct DebugMenuModelTests {
 
     @Test("A filter change is observed, and a write that changes nothing else leaves the other keys' entries equal")
     func observedFilter() throws {
-        let menu = DebugMenuModel(context: try Self.context())
-        let changed = Recorder<Int>()
-        withObservationTracking {
-            _ = menu.filter
-        } onChange: {
-            changed.record(1)
-        }
+        let menu = DebugMenuModel(context: try BeneficiariesFixture.context())
+        let changed = trackedChanges { _ = menu.filter }
         menu.filter = "sort"
         #expect(changed.count == 1)
         let before = menu.list.entries.filter { $0.key != "beneficiaries.pageSize" }
@@ -80,7 +65,7 @@ struct DebugMenuModelTests {
 
     @Test("A released model stops watching: the context keeps no observer of it")
     func releaseStopsWatching() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         weak var released: DebugMenuModel?
         do {
             let menu = DebugMenuModel(context: context)
@@ -93,7 +78,7 @@ struct DebugMenuModelTests {
 
     @Test("Writes from another thread racing the menu's refreshes end with the menu showing the last one")
     func racingWrites() async throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let menu = DebugMenuModel(context: context)
         let values = Array(5...100)
         let writer = Thread {
@@ -112,7 +97,7 @@ struct DebugMenuModelTests {
 
     @Test("A burst of outside changes queues one refresh, not one per change, and it shows the last")
     func burstCoalesces() async throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let backend = CountingBackend(inner: ContextDebugMenuBackend(context: context))
         let menu = DebugMenuModel(backend: backend)
         #expect(backend.reads.count == 1)

@@ -8,7 +8,7 @@ import Testing
 struct OverrideChildCacheTests {
     @Test("The same parent gets the same configured child; configure runs once; the parent is untouched")
     func sameParent() throws {
-        let parent = try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
+        let parent = try BeneficiariesFixture.context()
         let cache = OverrideChildCache()
         var runs = 0
         let configure: (AppContext) throws -> Void = { child in
@@ -27,8 +27,8 @@ struct OverrideChildCacheTests {
     @Test("Another parent gets a child of its own, configured again")
     func anotherParent() throws {
         let cache = OverrideChildCache()
-        let first = try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
-        let second = try AppContext(definitions: BeneficiariesFixture.definitions, environment: "production")
+        let first = try BeneficiariesFixture.context()
+        let second = try BeneficiariesFixture.context(environment: "production")
         let configure: (AppContext) throws -> Void = { try $0.setOverride(keyNamed: "beneficiaries.pageSize", to: 50) }
         let childOfFirst = cache.child(of: first, label: "preview", configure: configure)
         let childOfSecond = cache.child(of: second, label: "preview", configure: configure)
@@ -40,7 +40,7 @@ struct OverrideChildCacheTests {
 
     @Test("An override the child refuses is left out, with its reason kept; the child still serves")
     func refusedOverride() throws {
-        let parent = try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
+        let parent = try BeneficiariesFixture.context()
         let cache = OverrideChildCache()
         let child = cache.child(of: parent, label: "too big") {
             try $0.setOverride(keyNamed: "beneficiaries.pageSize", to: 500)

@@ -11,43 +11,37 @@ import Testing
 @Suite("The calls the SwiftUI glue makes exist and behave as the glue expects")
 @MainActor
 struct SwiftUIGlueContractTests {
-    static let pending = FlagKey<Bool>("beneficiaries.showPendingList", default: false)
-
-    static func context() throws -> AppContext {
-        try AppContext(definitions: BeneficiariesFixture.definitions, environment: "development")
-    }
-
     @Test("AppContextEnvironment: the environment's default is the unconfigured context")
     func environmentDefault() {
         let fallback: AppContext = .unconfigured
         #expect(fallback.environment == "unconfigured")
-        #expect(fallback[Self.pending] == false)
+        #expect(fallback[.showPendingList] == false)
     }
 
     @Test("ContextFlag: the wrapped value is the slot's model's value; the binding writes editableValue")
     func contextFlag() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let slot = ContextKeyModelSlot<Bool, FlagKeyKind>()
-        #expect(slot.model(for: context, key: Self.pending).value == false)
-        let model = slot.model(for: context, key: Self.pending)
+        #expect(slot.model(for: context, key: .showPendingList).value == false)
+        let model = slot.model(for: context, key: .showPendingList)
         let get: () -> Bool = { model.editableValue }
         let set: (Bool) -> Void = { model.editableValue = $0 }
         set(true)
         #expect(get() == true)
-        #expect(context[Self.pending] == true)
+        #expect(context[.showPendingList] == true)
     }
 
     @Test("AppContextOverrides: the cache's child for the environment's parent carries the overrides")
     func overrides() throws {
-        let parent = try Self.context()
+        let parent = try BeneficiariesFixture.context()
         let cache = OverrideChildCache()
-        let configure: (AppContext) throws -> Void = { try $0.setOverride(Self.pending, to: true) }
-        #expect(cache.child(of: parent, label: "overrides", configure: configure)[Self.pending] == true)
+        let configure: (AppContext) throws -> Void = { try $0.setOverride(.showPendingList, to: true) }
+        #expect(cache.child(of: parent, label: "overrides", configure: configure)[.showPendingList] == true)
     }
 
     @Test("AppContextDebugMenu: groups, rows, search, the message and the writes")
     func debugMenu() throws {
-        let context = try Self.context()
+        let context = try BeneficiariesFixture.context()
         let model: DebugMenuModel? = DebugMenuModel(context: context)
         let menu = try #require(model)
         #expect(model?.title == menu.title)

@@ -55,7 +55,7 @@ extension EtcdIntegrationTests {
         func failover() throws {
             let cluster = try EtcdCluster()
             defer { cluster.stop() }
-            let dead = "http://127.0.0.1:\(try EtcdCluster.freePort())"
+            let dead = "http://127.0.0.1:\(try Loopback.freePort())"
             let client = try cluster.client(endpoints: [dead] + cluster.clientURLs)
             try client.put("/test/k", value: Array("1".utf8))
             #expect(try client.get("/test/k").keyValue?.valueText == "1")

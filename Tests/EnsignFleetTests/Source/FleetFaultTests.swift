@@ -15,7 +15,7 @@ private final class WriteStream: Sendable {
     let prefix: String
     /// How many keys etcd has acknowledged (with the counter after each).
     let acknowledged = LockedCondition(0)
-    let failedAttempts = LockedCounter()
+    let failedAttempts = AtomicCounter()
     private let thread: JoinableThread
 
     /// Definitions: `stress.k0`…`stress.k<count-1>` and `stress.counter`, ints defaulting to 0.
@@ -74,13 +74,6 @@ private final class WriteStream: Sendable {
         if stored.count != count + 1 { differing.append("etcd holds \(stored.count) keys, not \(count + 1)") }
         return differing
     }
-}
-
-/// A thread-safe counter.
-final class LockedCounter: Sendable {
-    private let value = LockedCondition(0)
-    func increment() { value.update { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
 }
 
 extension EtcdIntegrationTests {

@@ -1,4 +1,5 @@
 import EnsignJSON
+import EnsignTestSupport
 import Foundation
 import Testing
 
@@ -173,7 +174,7 @@ struct FleetCommandUsageTests {
 
     @Test("Unreachable endpoints, http or https, fail with exit 1")
     func endpoints() throws {
-        let port = try EtcdCluster.freePort()
+        let port = try Loopback.freePort()
         let https = try EnsignProcess.run(["fleet", "list", "--etcd", "https://127.0.0.1:\(port)", "--prefix", "/p/"])
         #expect(https.status == 1 && https.errors.contains("etcd is unreachable"), "\(https.errors)")
         let down = try EnsignProcess.run(["fleet", "list", "--etcd", "http://127.0.0.1:\(port)", "--prefix", "/p/"])

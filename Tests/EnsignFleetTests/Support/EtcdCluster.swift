@@ -131,7 +131,7 @@ final class EtcdCluster: @unchecked Sendable {
         root = Self.scratchDirectory.appendingPathComponent("ensign-etcd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         var ports = Set<Int>()
-        while ports.count < size * 2 { ports.insert(try Self.freePort()) }
+        while ports.count < size * 2 { ports.insert(try Loopback.freePort()) }
         let sorted = Array(ports)
         members = (0..<size).map { index in
             Member(name: "n\(index)", clientPort: sorted[index * 2], peerPort: sorted[index * 2 + 1])
@@ -259,25 +259,6 @@ final class EtcdCluster: @unchecked Sendable {
     /// The member's log, for failure messages.
     func log(of member: Member) -> String {
         (try? String(contentsOf: root.appendingPathComponent("\(member.name).log"), encoding: .utf8)) ?? ""
-    }
-
-    /// A TCP port nobody listens on right now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw EtcdTestError("socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw EtcdTestError("cannot bind a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -5,16 +5,8 @@ import Testing
 @testable import Ensign
 @testable import EnsignFleet
 
-/// The definitions most fleet tests use.
-let bankDefinitions = """
-    version: 1
-    namespace: list
-    flags:
-      pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-      sortOrder: { type: string, enum: [name, recent], default: recent }
-      showPending: { type: bool, default: false }
-      layout: { type: object, default: { columns: 1 } }
-    """
+/// The definitions most fleet tests use: the list sample and an object flag.
+let bankDefinitions = ListFixture.definitions(adding: "layout: { type: object, default: { columns: 1 } }")
 
 /// A fresh, unique key prefix, so tests sharing a cluster never see each other's keys.
 func uniquePrefix(_ label: String) -> String { "/ensign-tests/\(label)-\(UUID().uuidString.prefix(8))/" }
@@ -26,13 +18,6 @@ func testConfiguration(_ endpoints: [String], prefix: String) -> EtcdConfigurati
     configuration.requestTimeout = .seconds(2)
     configuration.reconnectBackoff = EtcdBackoff(initial: .milliseconds(20), maximum: .milliseconds(300))
     return configuration
-}
-
-/// Waits until `context`'s `key` resolves to `value` (with the shared `waitUntil`).
-func waitForValue(_ context: AppContext, _ key: String, _ value: JSONValue?, timeout: Duration = .seconds(10)) -> Bool {
-    waitUntil("\(key) to be \(value.map { "\($0)" } ?? "unset")", timeout: timeout) {
-        context.value(forKeyNamed: key) == value
-    }
 }
 
 /// How many TCP connections this process has open to `port` on loopback (from /proc).

@@ -1,6 +1,7 @@
 import Ensign
 import EnsignHTTP
 import EnsignSupport
+import EnsignTestSupport
 import Foundation
 
 @testable import EnsignFleet
@@ -27,7 +28,7 @@ final class TCPProxy: Sendable {
 
     init(upstreamPort: Int) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = Self.loopback(port: 0)
+        var address = Loopback.address(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var on: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -78,14 +79,6 @@ final class TCPProxy: Sendable {
             target = control.requested
         }
         _ = control.wait(until: { $0.done >= target }, timeout: .seconds(5))
-    }
-
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return address
     }
 }
 
@@ -142,7 +135,7 @@ private struct ProxyLoop {
             return
         }
         let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = TCPProxy.loopback(port: UInt16(upstreamPort))
+        var address = Loopback.address(port: UInt16(upstreamPort))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0

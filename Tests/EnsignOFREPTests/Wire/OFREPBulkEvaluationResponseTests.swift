@@ -68,11 +68,7 @@ struct OFREPBulkEvaluationResponseTests {
             (#"{"flags": [], "metadata": {"a": null}}"#, "metadata.a: expected a Boolean"),
         ])
     func rejects(text: String, expected: String) {
-        #expect {
-            try OFREPBulkEvaluationResponse(jsonBytes: Array(text.utf8))
-        } throws: { error in
-            "\(error)".hasPrefix(expected)
-        }
+        expectRefusal(of: text, startingWith: expected) { try OFREPBulkEvaluationResponse(jsonBytes: Array($0.utf8)) }
     }
 
     @Test("A bulk failure and a general error read back as themselves")

@@ -33,10 +33,6 @@ struct OFREPEvaluationRequestTests {
             (#"{"context": {}} x"#, "the body is not JSON"),
         ])
     func rejects(text: String, expected: String) {
-        #expect {
-            try OFREPEvaluationRequest(jsonText: text)
-        } throws: { error in
-            "\(error)".hasPrefix(expected)
-        }
+        expectRefusal(of: text, startingWith: expected) { try OFREPEvaluationRequest(jsonText: $0) }
     }
 }

@@ -57,11 +57,7 @@ struct OFREPEvaluationResultTests {
             (#"{"key": "a", "reason": "STATIC", "metadata": 5}"#, "metadata: expected an object"),
         ])
     func successRejects(text: String, expected: String) {
-        #expect {
-            try OFREPEvaluationSuccess(jsonBytes: Array(text.utf8))
-        } throws: { error in
-            "\(error)".hasPrefix(expected)
-        }
+        expectRefusal(of: text, startingWith: expected) { try OFREPEvaluationSuccess(jsonBytes: Array($0.utf8)) }
     }
 
     @Test("A failure without an error code or key is refused")

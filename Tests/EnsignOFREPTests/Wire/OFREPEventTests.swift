@@ -58,10 +58,6 @@ struct OFREPEventTests {
             (#"data: {"type": "refetchEvaluation", "lastModified": -1}"#, "data.lastModified: expected Unix seconds"),
         ])
     func rejects(text: String, expected: String) {
-        #expect {
-            try OFREPServerSentEvent(streamText: text)
-        } throws: { error in
-            "\(error)".hasPrefix(expected)
-        }
+        expectRefusal(of: text, startingWith: expected) { try OFREPServerSentEvent(streamText: $0) }
     }
 }

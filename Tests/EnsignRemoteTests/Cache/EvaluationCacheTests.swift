@@ -12,12 +12,9 @@ struct EvaluationCacheTests {
     /// Runs a source against `server` until it has synced once and written its cache, then stops it.
     private static func warmCache(_ server: ServiceTransport, cacheFile: String, targetingKey: String = "user-1") throws
     {
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(
-            configuration: testConfiguration(cacheFile: cacheFile, targetingKey: targetingKey), transport: server)
-        try context.attach(source)
-        #expect(source.waitUntilSynced(timeout: .seconds(10)))
-        source.stop()
+        let app = try attachedApp(testConfiguration(cacheFile: cacheFile, targetingKey: targetingKey), server: server)
+        #expect(app.source.waitUntilSynced(timeout: .seconds(10)))
+        app.source.stop()
         #expect(FileManager.default.fileExists(atPath: cacheFile))
     }
 
@@ -37,9 +34,7 @@ struct EvaluationCacheTests {
 
         server.state.withLock { $0.isDown = true }
         try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         defer { source.stop() }
         #expect(context.value(forKeyNamed: "list.pageSize") == 45, "the cached value, at once")
         #expect(context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
@@ -53,6 +48,15 @@ struct EvaluationCacheTests {
         #expect(!context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
         let first = server.bulkRequests.first { $0.headers.contains { $0.name == "If-None-Match" } }
         #expect(first != nil, "the cache's ETag makes the first request after the start conditional")
+    }
+
+    /// Waits until the cache file holds `text`, as a source rewrites it after the server's change.
+    private static func waitUntilCacheHolds(
+        _ text: String, in cacheFile: String, _ what: String, fileID: String = #fileID, line: Int = #line
+    ) -> Bool {
+        waitUntil(what, timeout: .seconds(10), fileID: fileID, line: line) {
+            (try? String(contentsOfFile: cacheFile, encoding: .utf8))?.contains(text) == true
+        }
     }
 
     /// A server whose `list.pageSize` is 45, and a cache file in a directory of its own that a
@@ -77,10 +81,7 @@ struct EvaluationCacheTests {
     ) throws -> (AppContext, OFREPRemoteSource) {
         var configuration = testConfiguration(cacheFile: cacheFile)
         configuration.cacheMode = mode
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
-        return (context, source)
+        return try attachedApp(configuration, server: server)
     }
 
     @Test("network-first (ADR 0009): the server's values as attach returns, never the cache's first")
@@ -94,10 +95,7 @@ struct EvaluationCacheTests {
         #expect(context.value(forKeyNamed: "list.pageSize") == 55, "fresh at once, no cached flash")
         #expect(!source.isServingCache)
         #expect(!context.details(forKeyNamed: "list.pageSize").source.description.contains("(cached)"))
-        #expect(
-            waitUntil("the cache rewritten", timeout: .seconds(10)) {
-                (try? String(contentsOfFile: cacheFile, encoding: .utf8))?.contains("55") == true
-            })
+        #expect(Self.waitUntilCacheHolds("55", in: cacheFile, "the cache rewritten"))
     }
 
     @Test("network-first offline: the cache as attach returns after the failed request, then the server's values")
@@ -166,9 +164,7 @@ struct EvaluationCacheTests {
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { $0.offersStream = false }
         try Self.warmCache(server, cacheFile: cacheFile)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         #expect(source.evaluationCount == 0, "a 304: nothing new")
@@ -183,10 +179,8 @@ struct EvaluationCacheTests {
         let server = try ServiceTransport(definitions: serverDefinitions)
         try Self.warmCache(server, cacheFile: cacheFile, targetingKey: "user-1")
         server.state.withLock { $0.isDown = true }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(
-            configuration: testConfiguration(cacheFile: cacheFile, targetingKey: "user-2"), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(
+            testConfiguration(cacheFile: cacheFile, targetingKey: "user-2"), server: server)
         defer { source.stop() }
         #expect(context.value(forKeyNamed: "list.pageSize") == 10, "the app's own default")
         #expect(source.currentValues().values.isEmpty)
@@ -202,9 +196,7 @@ struct EvaluationCacheTests {
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
         try String(good.prefix(good.count / 2)).write(toFile: cacheFile, atomically: false, encoding: .utf8)
         server.state.withLock { $0.isDown = true }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         defer { source.stop() }
         #expect(context.value(forKeyNamed: "list.pageSize") == 10, "nothing from the broken file")
         let problems = source.currentValues().diagnostics
@@ -228,9 +220,7 @@ struct EvaluationCacheTests {
         try Self.warmCache(server, cacheFile: cacheFile)
         chmod(state, 0o777)
         server.state.withLock { $0.isDown = true }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         #expect(context.value(forKeyNamed: "list.pageSize") == 10, "the planted-file risk outweighs the cache")
         let problems = source.currentValues().diagnostics
         #expect(problems.first?.severity == .error)
@@ -254,9 +244,7 @@ struct EvaluationCacheTests {
         FileSystemFaults.inject(ENOSPC, under: state)
         defer { FileSystemFaults.clear(under: state) }
         try server.context.setOverride(keyNamed: "list.pageSize", to: 65)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(cacheFile: cacheFile), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         defer { source.stop() }
         #expect(waitUntil("the new value", timeout: .seconds(10)) { context.value(forKeyNamed: "list.pageSize") == 65 })
         // The source lists the problems in force a moment after the context has the values.
@@ -270,10 +258,7 @@ struct EvaluationCacheTests {
         FileSystemFaults.clear(under: state)
         try server.context.setOverride(keyNamed: "list.pageSize", to: 75)
         server.notifyChange()
-        #expect(
-            waitUntil("the next write", timeout: .seconds(10)) {
-                (try? String(contentsOfFile: cacheFile, encoding: .utf8))?.contains("75") == true
-            })
+        #expect(Self.waitUntilCacheHolds("75", in: cacheFile, "the next write"))
     }
 
     @Test("An entry older than its time to live is not served")

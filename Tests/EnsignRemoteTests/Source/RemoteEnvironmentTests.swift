@@ -91,9 +91,7 @@ struct RemoteEnvironmentTests {
         let configuration = try OFREPRemoteConfiguration.fromEnvironment(
             evaluationContext: context,
             variables: ["OFREP_ENDPOINT": testBaseURL, "OFREP_HEADERS": "Authorization=Bearer%20env,broken"])
-        let appContext = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try appContext.attach(source)
+        let (appContext, source) = try attachedApp(configuration, server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         #expect(

@@ -23,9 +23,7 @@ struct RemoteSelectorTests {
         let server = try ServiceTransport(definitions: Self.server)
         var configuration = testConfiguration()
         configuration.selector = "flagSetId=mobile"
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(configuration, server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         #expect(context.value(forKeyNamed: "list.sortOrder") == "name", "the mobile set's flag, from the server")

@@ -47,9 +47,7 @@ struct RemoteSourceTests {
     @Test("An event stream's refetch notice brings a change at once, with the event's ETag in the query")
     func eventStream() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .seconds(3600)), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(poll: .seconds(3600)), server: server)
         defer { source.stop() }
         #expect(source.waitUntilStreaming(timeout: .seconds(10)))
         let heard = LockedState<[JSONValue?]>([])
@@ -78,9 +76,7 @@ struct RemoteSourceTests {
     @Test("A server that goes away: the last values stay, the status is degraded, and it catches up on return")
     func outageAndRecovery() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .milliseconds(20)), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(poll: .milliseconds(20)), server: server)
         defer { source.stop() }
         #expect(source.waitUntilStreaming(timeout: .seconds(10)))
         server.state.withLock { $0.isDown = true }
@@ -125,9 +121,7 @@ struct RemoteSourceTests {
               {"key": "list.elsewhere", "value": 3, "reason": "STATIC"}]}
             """
         server.state.withLock { $0.scripted = [(200, [("ETag", "\"x\"")], body)] }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         #expect(context.value(forKeyNamed: "list.pageSize") == 40)
@@ -145,9 +139,7 @@ struct RemoteSourceTests {
     func malformedResponse() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { $0.offersStream = false }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .milliseconds(20)), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(poll: .milliseconds(20)), server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         server.state.withLock { $0.scripted = [(200, [], "{\"flags\": 3}"), (200, [], "<html>")] }
@@ -167,9 +159,7 @@ struct RemoteSourceTests {
         var configuration = testConfiguration(poll: nil)
         configuration.initialBackoff = .seconds(60)
         configuration.maximumBackoff = .seconds(60)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(configuration, server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         try server.context.setOverride(keyNamed: "list.pageSize", to: 35)

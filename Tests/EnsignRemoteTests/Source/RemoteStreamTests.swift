@@ -21,11 +21,10 @@ struct RemoteStreamTests {
         server.state.withLock { $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: streams))] }
         var configuration = testConfiguration()
         configuration.headers = ["Authorization": "Bearer secret"]
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
-        defer { source.stop() }
-        #expect(source.waitUntilStreaming(timeout: .seconds(10)), "the unknown type is skipped, the sse one followed")
+        let app = try attachedApp(configuration, server: server)
+        defer { app.source.stop() }
+        #expect(
+            app.source.waitUntilStreaming(timeout: .seconds(10)), "the unknown type is skipped, the sse one followed")
         let (endpoint, stream) = server.state.withLock {
             ($0.streamEndpoints.first, $0.requests.first { $0.method == "GET" })
         }
@@ -50,12 +49,10 @@ struct RemoteStreamTests {
         }
         var configuration = testConfiguration(poll: .milliseconds(50), baseURL: "https://flags.test")
         configuration.headers = ["Authorization": "Bearer secret"]
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
+        let app = try attachedApp(configuration, server: server)
         #expect(waitUntil("two polls", timeout: .seconds(10)) { server.bulkRequests.count >= 2 })
         #expect(server.state.withLock { $0.streamConnections } == 0, "the http stream is never connected")
-        source.stop()
+        app.source.stop()
 
         let secure = try ServiceTransport(definitions: serverDefinitions, supportsTLS: true)
         let streams = #"[{"type": "sse", "url": "https://flags.test:8443/events"}, {"type": "sse", "url": "/events"}]"#
@@ -77,11 +74,9 @@ struct RemoteStreamTests {
         let server = try ServiceTransport(definitions: serverDefinitions)
         var configuration = testConfiguration()
         configuration.headers = ["X-API-Key": "k"]
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
-        defer { source.stop() }
-        #expect(source.waitUntilStreaming(timeout: .seconds(10)))
+        let app = try attachedApp(configuration, server: server)
+        defer { app.source.stop() }
+        #expect(app.source.waitUntilStreaming(timeout: .seconds(10)))
         let (endpoint, stream) = server.state.withLock {
             ($0.streamEndpoints.first, $0.requests.first { $0.method == "GET" })
         }
@@ -95,9 +90,7 @@ struct RemoteStreamTests {
         server.state.withLock { $0.refusesStreams = true }
         var configuration = testConfiguration(poll: .milliseconds(30))
         configuration.maximumBackoff = .milliseconds(30)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(configuration, server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
@@ -123,11 +116,9 @@ struct RemoteStreamTests {
     @Test("Several refetch notices in one read cost one request, and unknown event types are ignored")
     func coalescesNotices() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(), transport: server)
-        try context.attach(source)
-        defer { source.stop() }
-        #expect(source.waitUntilStreaming(timeout: .seconds(10)))
+        let app = try attachedApp(server: server)
+        defer { app.source.stop() }
+        #expect(app.source.waitUntilStreaming(timeout: .seconds(10)))
         #expect(waitUntil("the post-connect fetch", timeout: .seconds(10)) { server.bulkRequests.count == 2 })
         let notice = server.service.changeEvent().streamText
         let unknown = "data: {\"type\": \"somethingNew\"}\n\ndata: not json\n\n"
@@ -144,9 +135,7 @@ struct RemoteStreamTests {
     func unauthorized() throws {
         let server = try ServiceTransport(definitions: serverDefinitions)
         server.state.withLock { $0.offersStream = false }
-        let context = try AppContext(definitions: appDefinitions)
-        let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .milliseconds(20)), transport: server)
-        try context.attach(source)
+        let (context, source) = try attachedApp(testConfiguration(poll: .milliseconds(20)), server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         server.state.withLock { $0.scripted = Array(repeating: (401, [], ""), count: 3) }

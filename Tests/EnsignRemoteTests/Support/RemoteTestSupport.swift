@@ -1,7 +1,7 @@
 import Ensign
-import EnsignRemote
 import Foundation
 
+@testable import EnsignRemote
 @testable import EnsignRemoteURLSession
 
 #if canImport(FoundationNetworking)
@@ -52,6 +52,17 @@ func testConfiguration(
     configuration.maximumBackoff = .milliseconds(100)
     configuration.requestTimeout = .seconds(5)
     return configuration
+}
+
+/// A fresh app over ``appDefinitions`` with a source attached that reads `server` with
+/// `configuration`; the caller stops the source.
+func attachedApp(
+    _ configuration: OFREPRemoteConfiguration = testConfiguration(), server: ServiceTransport
+) throws -> (context: AppContext, source: OFREPRemoteSource) {
+    let context = try AppContext(definitions: appDefinitions)
+    let source = try OFREPRemoteSource(configuration: configuration, transport: server)
+    try context.attach(source)
+    return (context, source)
 }
 
 /// The library's two transports, for the tests that run the source against a real server with each.

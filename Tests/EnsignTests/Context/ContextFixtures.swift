@@ -1,29 +1,15 @@
 import Ensign
 import EnsignTestSupport
 
-/// The keys the context tests use, declared the way an app declares them.
+/// The keys the context tests use beside the banking sample's (`BeneficiariesFixture`).
 extension FlagKey<Bool> {
-    static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
     static let newFlow = FlagKey("transfers.newFlow", default: false)
     static let undefinedFlag = FlagKey("nowhere.defined", default: true)
 }
 
 extension FlagKey<Int> {
-    static let pageSize = FlagKey("beneficiaries.pageSize", default: 10)
     /// The same key read with the wrong type.
     static let newFlowAsInt = FlagKey("transfers.newFlow", default: -1)
-}
-
-enum SortOrder: String, FlagValueConvertible {
-    case name, recent
-}
-
-extension FlagKey<SortOrder> {
-    static let sortOrder = FlagKey("beneficiaries.sortOrder", default: .name)
-}
-
-extension UserPreferenceKey<Bool> {
-    static let darkMode = UserPreferenceKey("appearance.darkMode", default: false)
 }
 
 enum ContextFixtures {

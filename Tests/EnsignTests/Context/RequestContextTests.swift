@@ -1,6 +1,5 @@
 import EnsignTestSupport
 import Foundation
-import Observation
 import Testing
 
 @testable import Ensign
@@ -225,18 +224,8 @@ struct RequestContextTests {
     func observationTracking() throws {
         let root = try Self.context()
         let child = root.makeChild(label: "user", evaluationContext: Self.user(nil, ["plan": "pro"]))
-        let greetingChanged = Recorder<Bool>()
-        let bannerChanged = Recorder<Bool>()
-        withObservationTracking {
-            _ = child[.greeting]
-        } onChange: {
-            greetingChanged.record(true)
-        }
-        withObservationTracking {
-            _ = child[.banner]
-        } onChange: {
-            bannerChanged.record(true)
-        }
+        let greetingChanged = trackedChanges { _ = child[.greeting] }
+        let bannerChanged = trackedChanges { _ = child[.banner] }
         root.setEvaluationContext(Self.user(nil, ["country": "FR"]))
         #expect(greetingChanged.count == 1)
         #expect(bannerChanged.count == 0)

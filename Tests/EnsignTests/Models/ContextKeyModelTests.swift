@@ -1,5 +1,4 @@
 import EnsignTestSupport
-import Observation
 import Testing
 
 @testable import Ensign
@@ -9,15 +8,9 @@ import Testing
 @Suite("ContextKeyModel")
 @MainActor
 struct ContextKeyModelTests {
-    /// Tracks `model.value` once; the recorder gets `true` when the tracking fires.
-    private func track<Value, Kind>(_ model: ContextKeyModel<Value, Kind>) -> Recorder<Bool> {
-        let fired = Recorder<Bool>()
-        withObservationTracking {
-            _ = model.value
-        } onChange: {
-            fired.record(true)
-        }
-        return fired
+    /// Tracks `model.value` once; the counter counts the tracking's firing.
+    private func track<Value, Kind>(_ model: ContextKeyModel<Value, Kind>) -> AtomicCounter {
+        trackedChanges { _ = model.value }
     }
 
     @Test("Tracking fires for a change of its key, not for another key or a write that leaves the value")

@@ -1,5 +1,4 @@
 import EnsignTestSupport
-import Observation
 import Testing
 
 @testable import Ensign
@@ -9,12 +8,7 @@ struct ObservationTrackingTests {
     @Test("Reading key A tracks A alone: a change to B does not fire, a change to A does")
     func perKey() throws {
         let context = try ContextFixtures.context()
-        let fired = Recorder<Bool>()
-        withObservationTracking {
-            _ = context[.pageSize]
-        } onChange: {
-            fired.record(true)
-        }
+        let fired = trackedChanges { _ = context[.pageSize] }
         try context.setOverride(.showPendingList, to: true)
         #expect(fired.count == 0)
         try context.setOverride(.pageSize, to: 30)
@@ -24,12 +18,7 @@ struct ObservationTrackingTests {
     @Test("An unchanged write does not fire tracking")
     func unchanged() throws {
         let context = try ContextFixtures.context()
-        let fired = Recorder<Bool>()
-        withObservationTracking {
-            _ = context[.pageSize]
-        } onChange: {
-            fired.record(true)
-        }
+        let fired = trackedChanges { _ = context[.pageSize] }
         try context.setOverride(.pageSize, to: 20)
         #expect(fired.count == 0)
     }
@@ -39,18 +28,8 @@ struct ObservationTrackingTests {
         let context = try ContextFixtures.context()
         let child = context.makeChild(label: "screen")
         let scoped = context.scope("beneficiaries")
-        let childFired = Recorder<Bool>()
-        let scopeFired = Recorder<Bool>()
-        withObservationTracking {
-            _ = child[.pageSize]
-        } onChange: {
-            childFired.record(true)
-        }
-        withObservationTracking {
-            _ = scoped[FlagKey("showPendingList", default: false)]
-        } onChange: {
-            scopeFired.record(true)
-        }
+        let childFired = trackedChanges { _ = child[.pageSize] }
+        let scopeFired = trackedChanges { _ = scoped[FlagKey("showPendingList", default: false)] }
         try context.setOverride(.pageSize, to: 30)
         #expect(childFired.count == 1)
         #expect(scopeFired.count == 0)

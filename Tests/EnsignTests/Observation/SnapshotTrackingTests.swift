@@ -1,5 +1,4 @@
 import EnsignTestSupport
-import Observation
 import Testing
 
 @testable import Ensign
@@ -8,8 +7,7 @@ import Testing
 struct SnapshotTrackingTests {
     /// Runs `read` under `withObservationTracking`, then `writes`, and returns how many times it fired.
     func firings(_ read: () -> Void, after writes: () throws -> Void) rethrows -> Int {
-        let fired = Recorder<Bool>()
-        withObservationTracking(read) { fired.record(true) }
+        let fired = trackedChanges(of: read)
         try writes()
         return fired.count
     }

@@ -42,7 +42,7 @@ struct FileSystemFaultTests {
         .enabled(if: geteuid() == 0, "chattr +i needs root"))
     func unwritableDirectory() throws {
         let fixture = try PersistenceFixture()
-        let state = fixture.directory.path + "/state"
+        let state = fixture.stateDirectory
         defer { try? FileAttributes.change("-i", state) }
         try Self.expectFaultContained(
             in: fixture, fault: "an immutable state directory",
@@ -54,7 +54,7 @@ struct FileSystemFaultTests {
         .enabled(if: geteuid() == 0, "mounting a small tmpfs needs root"))
     func fullDisk() throws {
         let fixture = try PersistenceFixture()
-        let disk = try SmallDisk(at: fixture.directory.path + "/state")
+        let disk = try SmallDisk(at: fixture.stateDirectory)
         print("full disk: \(disk.kind)")
         defer { disk.remove() }
         try Self.expectFaultContained(
@@ -66,7 +66,7 @@ struct FileSystemFaultTests {
     )
     func inputOutputError() throws {
         let fixture = try PersistenceFixture()
-        let state = fixture.directory.path + "/state"
+        let state = fixture.stateDirectory
         defer { FileSystemFaults.clear(under: state) }
         try Self.expectFaultContained(
             in: fixture, fault: "EIO injected", start: { FileSystemFaults.inject(EIO, under: state) },
@@ -123,7 +123,7 @@ struct FileSystemFaultTests {
 
     /// The names in the state directory, sorted.
     static func stateFiles(_ fixture: PersistenceFixture) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path + "/state").sorted()
+        try FileManager.default.contentsOfDirectory(atPath: fixture.stateDirectory).sorted()
     }
 
     /// The two persisted files' bytes (nil where missing).

@@ -8,8 +8,9 @@ import Foundation
 struct PersistenceFixture {
     let directory: TemporaryDirectory
     var flags: String { directory.path + "/flags" }
-    var preferencesFile: String { directory.path + "/state/preferences.yaml" }
-    var overridesFile: String { directory.path + "/state/overrides.yaml" }
+    var stateDirectory: String { directory.path + "/state" }
+    var preferencesFile: String { stateDirectory + "/preferences.yaml" }
+    var overridesFile: String { stateDirectory + "/overrides.yaml" }
 
     static let definitions = """
         version: 1
@@ -27,6 +28,13 @@ struct PersistenceFixture {
     init() throws {
         directory = try TemporaryDirectory()
         try directory.write("flags/app.yaml", Self.definitions)
+    }
+
+    /// Creates the state directory ahead of the context, with `mode`, and returns its path.
+    func makeStateDirectory(mode: mode_t) throws -> String {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        guard chmod(stateDirectory, mode) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
+        return stateDirectory
     }
 
     func configuration(watching: Bool = false) -> AppContextConfiguration {
@@ -55,7 +63,7 @@ struct PersistenceFixture {
 
     /// Files in the state directory whose names contain `fragment`.
     func stateFiles(containing fragment: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path + "/state")) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
         return names.filter { $0.contains(fragment) }
     }
 }

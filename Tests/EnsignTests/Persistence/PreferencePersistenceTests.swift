@@ -80,7 +80,7 @@ struct PreferencePersistenceTests {
         let fixture = try PersistenceFixture()
         let context = try fixture.context()
         // The state directory's path is taken by a file, so nothing can be saved there.
-        let stateDirectory = fixture.directory.path + "/state"
+        let stateDirectory = fixture.stateDirectory
         try "in the way".write(toFile: stateDirectory, atomically: false, encoding: .utf8)
         #expect {
             try context.setOverride(keyNamed: "list.pageSize", to: 55, persist: true)
@@ -172,7 +172,7 @@ struct PreferencePersistenceTests {
         #expect(context.value(forKeyNamed: "list.rows") == 10)
         let asides = fixture.stateFiles(containing: "preferences.yaml.corrupt-")
         #expect(asides.count == 1)
-        #expect(try fixture.read(fixture.directory.path + "/state/" + asides[0]) == garbage)
+        #expect(try fixture.read(fixture.stateDirectory + "/" + asides[0]) == garbage)
         #expect(context.loadDiagnostics.contains { $0.message.contains("kept aside") })
         #expect(context.changeLog.contains { !$0.diagnostics.isEmpty })
         try context.setPreference(keyNamed: "list.rows", to: 11)

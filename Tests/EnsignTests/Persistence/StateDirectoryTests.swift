@@ -13,9 +13,7 @@ struct StateDirectoryTests {
     @Test("A state directory other users can write to is refused before anything in it is read or written")
     func openDirectoryRefused() throws {
         let fixture = try PersistenceFixture()
-        let state = fixture.directory.path + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        #expect(chmod(state, 0o777) == 0)
+        let state = try fixture.makeStateDirectory(mode: 0o777)
         // An invalid overrides file that loading would set aside (a write) if it were read.
         try "flags:\n  list.pageSize: ten\n".write(toFile: fixture.overridesFile, atomically: false, encoding: .utf8)
         #expect {
@@ -42,7 +40,7 @@ struct StateDirectoryTests {
         let context = try fixture.context()
         try context.setOverride(keyNamed: "list.pageSize", to: 55, persist: true)
         var status = stat()
-        #expect(stat(fixture.directory.path + "/state", &status) == 0)
+        #expect(stat(fixture.stateDirectory, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o700)
         #expect(stat(fixture.overridesFile, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
@@ -53,9 +51,7 @@ struct StateDirectoryTests {
     @Test("Links planted under the temporary and lock names are never followed")
     func plantedLinksNotFollowed() throws {
         let fixture = try PersistenceFixture()
-        let state = fixture.directory.path + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        #expect(chmod(state, 0o700) == 0)
+        _ = try fixture.makeStateDirectory(mode: 0o700)
         let target = fixture.directory.path + "/victim"
         try "untouched\n".write(toFile: target, atomically: false, encoding: .utf8)
         // The lock file's name is fixed, so a link there must be refused, not followed.
@@ -86,7 +82,7 @@ struct StateDirectoryTests {
         try fixture.directory.link("state", to: "elsewhere")
         for slashes in ["/", "//"] {
             var configuration = fixture.configuration()
-            configuration.overridesFile = fixture.directory.path + "/state" + slashes + "overrides.yaml"
+            configuration.overridesFile = fixture.stateDirectory + slashes + "overrides.yaml"
             configuration.preferencesFile = nil
             let refusal = #expect(throws: AppContextLoadError.self) { _ = try AppContext(configuration: configuration) }
             #expect(

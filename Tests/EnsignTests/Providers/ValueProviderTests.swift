@@ -7,22 +7,32 @@ import Testing
 
 @testable import Ensign
 
-/// The definitions the provider tests attach their providers over.
-private let listDefinitions = """
-    version: 1
-    namespace: list
-    flags:
-      pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-      sortOrder: { type: string, enum: [name, recent], default: recent }
-      showPending: { type: bool, default: false }
-    """
+/// The list sample in a definitions directory with a staging overlay (`list.sortOrder: name`)
+/// and a deployment file (`list.pageSize: 50`), for the file provider's tests.
+private struct StagingFiles {
+    let directory: TemporaryDirectory
+    let deployment: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        try directory.write("flags/list.yaml", ListFixture.definitions)
+        try directory.write("flags/environments/staging.yaml", "flags:\n  list.sortOrder: name\n")
+        deployment = try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 50\n")
+    }
+
+    /// The files layer's configuration: these files, in staging.
+    var configuration: AppContextConfiguration {
+        AppContextConfiguration(
+            definitionsDirectory: directory.path + "/flags", environment: "staging", deploymentFiles: [deployment])
+    }
+}
 
 @Suite("Value providers")
 struct ValueProviderTests {
     @Test("The in-memory provider passes the compatibility test")
     func inMemoryCompatibility() throws {
         let provider = InMemoryValueProvider(["list.pageSize": 50, "list.showPending": true])
-        let test = ValueProviderCompatibilityTest(definitions: listDefinitions, quietPeriod: .milliseconds(100))
+        let test = ValueProviderCompatibilityTest(definitions: ListFixture.definitions, quietPeriod: .milliseconds(100))
         let outage: (Bool) -> Void = { isOut in
             if isOut { provider.makeUnavailable(error: "the test cut it off") } else { provider.makeAvailable() }
         }
@@ -42,12 +52,9 @@ struct ValueProviderTests {
         "The file provider passes the compatibility test: a deployment file edit is delivered by its watcher",
         .blocksItsThread)
     func fileCompatibility() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("flags/list.yaml", listDefinitions)
-        try directory.write("flags/environments/staging.yaml", "flags:\n  list.sortOrder: name\n")
-        let deployment = try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 50\n")
-        var configuration = AppContextConfiguration(
-            definitionsDirectory: directory.path + "/flags", environment: "staging", deploymentFiles: [deployment])
+        let files = try StagingFiles()
+        let directory = files.directory
+        var configuration = files.configuration
         configuration.pollInterval = .milliseconds(100)
         configuration.watchDebounce = .milliseconds(10)
         let provider = FileValueProvider(configuration: configuration)
@@ -66,14 +73,9 @@ struct ValueProviderTests {
 
     @Test("The file provider shows what layers 2–4 resolve to, with the layer and position of each value")
     func fileCurrentValues() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("flags/list.yaml", listDefinitions)
-        try directory.write("flags/environments/staging.yaml", "flags:\n  list.sortOrder: name\n")
-        let deployment = try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 50\n")
-        let provider = FileValueProvider(
-            configuration: AppContextConfiguration(
-                definitionsDirectory: directory.path + "/flags", environment: "staging", deploymentFiles: [deployment]))
-        #expect(provider.name == "files \(directory.path)/flags")
+        let files = try StagingFiles()
+        let provider = FileValueProvider(configuration: files.configuration)
+        #expect(provider.name == "files \(files.directory.path)/flags")
         #expect(provider.layer == .files)
         let held = provider.currentValues()
         #expect(held.diagnostics.isEmpty)
@@ -81,7 +83,7 @@ struct ValueProviderTests {
             held.values.mapValues(\.value) == [
                 "list.pageSize": 50, "list.sortOrder": "name", "list.showPending": false,
             ])
-        #expect(held.values["list.pageSize"]?.provenance.description == "deployment \(deployment):2:18")
+        #expect(held.values["list.pageSize"]?.provenance.description == "deployment \(files.deployment):2:18")
         #expect(held.values["list.sortOrder"]?.provenance.layer == .environment)
         #expect(held.values["list.showPending"]?.provenance.layer == .definition)
         let context = try AppContext(files: provider)
@@ -91,17 +93,17 @@ struct ValueProviderTests {
     @Test("A context refuses to attach a files-layer provider: it is built from one")
     func filesAreNotAttached() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("flags/list.yaml", listDefinitions)
+        try directory.write("flags/list.yaml", ListFixture.definitions)
         let provider = FileValueProvider(
             configuration: AppContextConfiguration(definitionsDirectory: directory.path + "/flags", environment: "test")
         )
-        let context = try AppContext(definitions: listDefinitions)
+        let context = try AppContext(definitions: ListFixture.definitions)
         #expect(throws: ValueProviderError.notAttachable(provider.name)) { try context.attach(provider) }
     }
 
     @Test("An in-memory provider feeds the fleet layer, reports its health, and is named in provenance and status")
     func inMemoryFleetLayer() throws {
-        let context = try AppContext(definitions: listDefinitions)
+        let context = try AppContext(definitions: ListFixture.definitions)
         let provider = InMemoryValueProvider(["list.pageSize": 50], name: "memory test")
         try context.attach(provider)
         defer { provider.stop() }
@@ -133,7 +135,7 @@ struct ValueProviderTests {
 
     @Test("An observer may change an in-memory provider during its delivery: the change is delivered next, in order")
     func observerWritesBack() throws {
-        let context = try AppContext(definitions: listDefinitions)
+        let context = try AppContext(definitions: ListFixture.definitions)
         let provider = InMemoryValueProvider(["list.pageSize": 50])
         try context.attach(provider)
         defer { provider.stop() }
@@ -156,7 +158,7 @@ struct ValueProviderTests {
     func compatibilityFailures() throws {
         let leaky = LeakyProvider(name: "leaky", origin: "")
         let test = ValueProviderCompatibilityTest(
-            definitions: listDefinitions, timeout: .milliseconds(500), quietPeriod: .milliseconds(100))
+            definitions: ListFixture.definitions, timeout: .milliseconds(500), quietPeriod: .milliseconds(100))
         let failures = test.run(leaky) { round in
             leaky.set(round == .attached ? 60 : 70)
             return ["list.pageSize": round == .attached ? 60 : 70]

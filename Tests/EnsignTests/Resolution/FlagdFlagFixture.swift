@@ -1,5 +1,6 @@
 import Ensign
 import EnsignJSON
+import Testing
 
 /// The flag most of flagd's parity cases use: `f`, a boolean with variants `on` (true) and
 /// `off` (false) and default variant `off`, with the targeting rule under test, read from a
@@ -32,5 +33,34 @@ struct FlagdFlagFixture {
             details.value.isNull ? "-" : details.value.jsonText, details.variant ?? "-", details.reason.rawValue,
             details.errorCode?.rawValue ?? "-",
         ].joined(separator: " / ")
+    }
+
+    /// One parity case: `f` with `targeting`, evaluated for `context` (a JSON object's text), and
+    /// the outcome the research note's Go harness printed for it.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let targeting: String
+        let context: String
+        let expected: String
+
+        init(targeting: String, context: String = "{}", expected: String) {
+            (self.targeting, self.context, self.expected) = (targeting, context, expected)
+        }
+
+        init(_ targeting: String, _ context: String, _ expected: String) {
+            self.init(targeting: targeting, context: context, expected: expected)
+        }
+
+        init(_ targeting: String, _ expected: String) {
+            self.init(targeting: targeting, expected: expected)
+        }
+
+        var testDescription: String { "\(targeting) with \(context) → \(expected)" }
+    }
+
+    /// Expects `example`'s rule to load without an error and to evaluate to its outcome.
+    static func expectLoadsAndEvaluates(_ example: Case, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let flag = FlagdFlagFixture(targeting: example.targeting)
+        #expect(flag.result.flagErrors.isEmpty, "\(flag.result.flagErrors)", sourceLocation: sourceLocation)
+        #expect(try flag.outcome(example.context) == example.expected, sourceLocation: sourceLocation)
     }
 }

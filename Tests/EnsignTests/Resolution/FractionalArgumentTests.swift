@@ -8,12 +8,7 @@ import Testing
 /// {on: true, off: false}, default `off`.
 @Suite("fractional reads its arguments as flagd's Go evaluator does")
 struct FractionalArgumentTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let targeting: String
-        let context: String
-        let expected: String
-        var testDescription: String { "\(targeting) with \(context) → \(expected)" }
-    }
+    typealias Case = FlagdFlagFixture.Case
 
     static let byAge = #"{"fractional": [{"var": "age"}, ["on", 50], ["off", 50]]}"#
     static let halves = #"[["on", 50], ["off", 50]]"#
@@ -145,9 +140,7 @@ struct FractionalArgumentTests {
                 expected: "true / on / TARGETING_MATCH / -"),
         ])
     func malformed(_ example: Case) throws {
-        let flag = FlagdFlagFixture(targeting: example.targeting)
-        #expect(flag.result.flagErrors.isEmpty)
-        #expect(try flag.outcome(example.context) == example.expected)
+        try FlagdFlagFixture.expectLoadsAndEvaluates(example)
     }
 
     @Test("v1 hashing reads the arguments the same way, and still truncates fractional weights")

@@ -9,20 +9,7 @@ import Testing
 /// default `off`.
 @Suite("Rules load as flagd loads them and fail only where they are evaluated")
 struct LazyEvaluationTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let targeting: String
-        let context: String
-        let expected: String
-        init(_ targeting: String, _ context: String, _ expected: String) {
-            self.targeting = targeting
-            self.context = context
-            self.expected = expected
-        }
-        init(_ targeting: String, _ expected: String) {
-            self.init(targeting, "{}", expected)
-        }
-        var testDescription: String { "\(targeting) with \(context) → \(expected)" }
-    }
+    typealias Case = FlagdFlagFixture.Case
 
     @Test(
         "Rules a strict compiler would refuse load and evaluate as flagd does",
@@ -50,9 +37,7 @@ struct LazyEvaluationTests {
             Case(#"{"if": [{"some": [[], {"var": ""}]}, "on", "off"]}"#, "false / off / TARGETING_MATCH / -"),
         ])
     func evaluatesAsFlagd(_ example: Case) throws {
-        let flag = FlagdFlagFixture(targeting: example.targeting)
-        #expect(flag.result.flagErrors.isEmpty, "\(flag.result.flagErrors)")
-        #expect(try flag.outcome(example.context) == example.expected)
+        try FlagdFlagFixture.expectLoadsAndEvaluates(example)
     }
 
     @Test(
@@ -70,9 +55,7 @@ struct LazyEvaluationTests {
             Case(#"{"/": [1, 0]}"#, "- / - / ERROR / PARSE_ERROR"),
         ])
     func failsAsFlagd(_ example: Case) throws {
-        let flag = FlagdFlagFixture(targeting: example.targeting)
-        #expect(flag.result.flagErrors.isEmpty, "\(flag.result.flagErrors)")
-        #expect(try flag.outcome(example.context) == example.expected)
+        try FlagdFlagFixture.expectLoadsAndEvaluates(example)
     }
 
     @Test(

@@ -45,7 +45,7 @@ struct FileWatchingTests {
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
         try "flags:\n  list.pageSize: 40\n".write(toFile: deployment + ".swp", atomically: false, encoding: .utf8)
         #expect(rename(deployment + ".swp", deployment) == 0)
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 40))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 40))
     }
 
     @Test("A Kubernetes ConfigMap update (the ..data symlink swap) is picked up")
@@ -61,7 +61,7 @@ struct FileWatchingTests {
         try directory.write("config/..2026_01_02/flags.yaml", "flags:\n  list.pageSize: 50\n")
         try directory.link("config/..data_tmp", to: "..2026_01_02")
         #expect(rename(directory.path + "/config/..data_tmp", directory.path + "/config/..data") == 0)
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 50))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 50))
     }
 
     @Test("A deleted deployment file is a removal, logged naming the file; re-creating it is picked up")
@@ -77,7 +77,7 @@ struct FileWatchingTests {
         #expect(
             removal?.diagnostics.contains { $0.location.file == deployment && $0.message.contains("deleted") } == true)
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 35\n")
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 35))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 35))
         #expect(!context.status.isDegraded)
     }
 
@@ -133,7 +133,7 @@ struct FileWatchingTests {
         #expect(context.status.diagnostics.first?.location.line == 2)
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 60\n")
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 60))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 60))
         #expect(!context.status.isDegraded)
         #expect(seen.values == [60])
         _ = token
@@ -145,14 +145,14 @@ struct FileWatchingTests {
         let (directory, context) = (fixture.directory, fixture.context)
         let layout = context.snapshot.layout
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 44\n")
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 44))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 44))
         #expect(context.snapshot.layout === layout)
         #expect(context.changeLog.last?.cause == .reload(files: [fixture.deployment]))
         // A definitions edit reloads everything.
         try directory.write(
             "flags/app.yaml", "version: 1\nflags:\n  list.pageSize: { type: int, default: 20, maximum: 200 }\n")
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 150\n")
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 150))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 150))
         #expect(context.snapshot.layout !== layout)
     }
 
@@ -162,7 +162,7 @@ struct FileWatchingTests {
         let (directory, context) = (fixture.directory, fixture.context)
         // A first real change, so the watcher has the files' content hashes.
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 31\n")
-        #expect(await waitForValue(context, key: "list.pageSize", toBe: 31))
+        #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 31))
         let reloads = context.rootStore.reloadCount.load(ordering: .relaxed)
         let logged = context.changeLog.count
         try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 31\n")  // new inode and mtime, same bytes
@@ -176,7 +176,7 @@ struct FileWatchingTests {
         let fixture = try PersistenceFixture()
         let context = try fixture.context(watching: true)
         try fixture.write(fixture.preferencesFile, "preferences:\n  list.rows: 77\n")
-        #expect(await waitForValue(context, key: "list.rows", toBe: 77))
+        #expect(await waitForObserver(of: "list.rows", in: context, toSee: 77))
         #expect(context.explain(keyNamed: "list.rows").layers.last?.source.layer == .preference)
     }
 
