@@ -173,7 +173,8 @@ let package = Package(
         .executableTarget(name: "EnsignCoreApp", dependencies: ["Ensign"], path: "Tests/EnsignCoreApp"),
         // The soak (`scripts/soak`): a long-running app under load, its accounting checked at the end.
         .executableTarget(
-            name: "EnsignSoak", dependencies: ["Ensign", "EnsignControl", "CHeapStatistics", "EnsignTestSupport"],
+            name: "EnsignSoak",
+            dependencies: ["EnsignSupport", "Ensign", "EnsignControl", "CHeapStatistics", "EnsignTestSupport"],
             path: "Tests/EnsignSoak"),
         .testTarget(
             name: "EnsignControlTests",
@@ -203,7 +204,9 @@ let package = Package(
                 "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
                 "EnsignTestTraits", "LoopbackLoad", "ServeCrowdProbe",
             ]),
-        .testTarget(name: "EnsignCodeGenerationTests", dependencies: ["EnsignCodeGeneration", "EnsignTestTraits"]),
+        .testTarget(
+            name: "EnsignCodeGenerationTests",
+            dependencies: ["EnsignSupport", "EnsignCodeGeneration", "EnsignTestTraits"]),
         .testTarget(
             name: "EnsignDebugMenuTests",
             dependencies: ["EnsignDebugMenu", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),

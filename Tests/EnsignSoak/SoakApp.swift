@@ -1,6 +1,7 @@
 import CHeapStatistics
 import Ensign
 import EnsignControl
+import EnsignSupport
 import Foundation
 import Synchronization
 
@@ -101,7 +102,7 @@ enum SoakApp {
 
 /// The app's report, shared by every observer and stream that adds to it.
 final class SharedReport: Sendable {
-    private let state = Mutex(SoakAppReport())
+    private let state = LockedState(SoakAppReport())
 
     func withLock<Result>(_ body: (inout SoakAppReport) -> Result) -> Result {
         state.withLock { body(&$0) }

@@ -1,5 +1,6 @@
 import Ensign
 import EnsignControl
+import EnsignSupport
 import EnsignTestSupport
 import Foundation
 import Synchronization
@@ -13,9 +14,9 @@ import Synchronization
 final class SoakLoad: Sendable {
     let plan: SoakPlan
     let files: SoakFiles
-    let model = Mutex(SoakModel())
-    let failures = Mutex<[String]>([])
-    let figures = Mutex(SoakFigures())
+    let model = LockedState(SoakModel())
+    let failures = LockedState<[String]>([])
+    let figures = LockedState(SoakFigures())
     private let stopping = Atomic<Bool>(false)
     private let watcherStopping = Atomic<Bool>(false)
     /// The last transaction with changes the app logged before the watcher was told to stop,

@@ -6,7 +6,7 @@ import Testing
 struct BackgroundThreadTests {
     @Test("A background thread runs its work at lowered priority, and the caller's thread keeps its own")
     func lowersOnlyItself() {
-        let observed = Mutex<Bool?>(nil)
+        let observed = LockedState<Bool?>(nil)
         let thread = BackgroundThread(name: "lowered") { observed.withLock { $0 = BackgroundThread.isCurrentLowered } }
         thread.join()
         #expect(observed.withLock { $0 } == true)

@@ -1,3 +1,4 @@
+import EnsignSupport
 import Foundation
 
 /// A Python virtual environment under the package's `.build/` with pinned packages, made on
@@ -38,11 +39,19 @@ public struct PythonVirtualEnvironment: Sendable {
     ///
     /// - Parameter purpose: what needs it, for the error (`The ensign serve client test`).
     public func prepare(for purpose: String) throws {
+        // Suites run in parallel in one process: one at a time checks and makes an
+        // environment, so none removes the one another has just made or is making.
+        try Self.preparing.withLock { _ in try prepareAlone(for: purpose) }
+    }
+
+    private static let preparing = LockedState(())
+
+    private func prepareAlone(for purpose: String) throws {
         if FileManager.default.isExecutableFile(atPath: python.path), (try? Self.run(python.path, ["-c", check])) == 0 {
             return
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let staging = directory.appendingPathComponent("venv.staging-\(getpid())")
+        let staging = directory.appendingPathComponent("venv.staging-\(getpid())-\(UUID().uuidString)")
         try? FileManager.default.removeItem(at: staging)
         defer { try? FileManager.default.removeItem(at: staging) }
         guard try Self.run("/usr/bin/env", ["python3", "-m", "venv", staging.path]) == 0 else {

@@ -1,4 +1,5 @@
 import Dispatch
+import EnsignSupport
 import EnsignTestTraits
 import Foundation
 import Synchronization
@@ -85,7 +86,7 @@ struct DocumentationSnippetTests {
 
 /// Failures collected from concurrent compiles.
 private final class LockedList: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = LockedState<[String]>([])
     func append(_ item: String) { storage.withLock { $0.append(item) } }
     var items: [String] { storage.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import EnsignSupport
 import EnsignTestSupport
 import Synchronization
 import Testing
@@ -145,7 +146,7 @@ struct CallbackObserverTests {
     func cancelDuringRound() throws {
         let context = try ContextFixtures.context()
         let calls = Recorder<String>()
-        let second = Mutex<ObservationToken?>(nil)
+        let second = LockedState<ObservationToken?>(nil)
         let first = context.observe(.pageSize) { _ in
             calls.record("first")
             second.withLock { $0?.cancel() }
