@@ -99,7 +99,7 @@ extension AppContext {
     }
 
     /// The overrides in force in this context, by full key (for a child: its scope overrides).
-    public var overrides: [String: AttributedValue] {
+    package var overrides: [String: AttributedValue] {
         guard store.parent == nil else { return store.scopeOverrides }
         let definitions = self.definitions
         return store.inputs.overrides.filter { definitions[$0.key] != nil }

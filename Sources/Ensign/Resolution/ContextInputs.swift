@@ -33,7 +33,7 @@ extension ContextInputs {
 }
 
 /// A value set at run time (an override or a preference) with who set it and when.
-public struct AttributedValue: Sendable, Hashable {
+package struct AttributedValue: Sendable, Hashable {
     /// The value.
     public var value: JSONValue
     /// Who set it: `code`, `cli`, `menu`, `preferences file`, …

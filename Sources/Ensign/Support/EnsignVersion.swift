@@ -1,5 +1,5 @@
 /// The version of the Ensign library, reported by `ensign --version` and the control protocol.
-public enum EnsignVersion {
+package enum EnsignVersion {
     /// The semantic version string.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }
