@@ -27,11 +27,7 @@ public final class ObservationToken: Sendable, Hashable {
     /// still queued for it are dropped, and a cancel from another thread while its handler
     /// runs waits for that call to return: once `cancel()` returns, no call starts.
     public func cancel() {
-        let cancel = cancellation.withLock { cancel in
-            defer { cancel = nil }
-            return cancel
-        }
-        cancel?.call(())
+        cancellation.withLock { $0.take() }?.call(())
     }
 
     /// Whether ``cancel()`` has been called.

@@ -15,15 +15,14 @@ extension OFREPService {
         }
         var members: [String: JSONValue]
         let selector: OFREPFlagSetSelector?
-        do {
-            members = try OFREPEvaluationRequest(jsonBytes: request.body).context
-            selector = try OFREPFlagSetSelector.of(request)
-        } catch {
+        switch readContext(of: request) {
+        case .success(let read): (members, selector) = read
+        case .failure(let problem):
             return .json(
                 400,
-                OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
+                OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: problem.description).jsonText
+            )
         }
-        enrich(&members, from: request)
         let snapshot = context.untrackedSnapshot
         if let selector, let definition = snapshot.definition(forKeyNamed: key), !selector.selects(definition) {
             return .json(
@@ -43,6 +42,22 @@ extension OFREPService {
         }
     }
 
+    /// A request's evaluation context, enriched from its headers (before any tag: the tag names
+    /// the context the flags are evaluated in), and its flag-set selector; or why either is
+    /// unreadable, for an `INVALID_CONTEXT` reply.
+    private func readContext(of request: OFREPHTTPRequest) -> Result<
+        (members: [String: JSONValue], selector: OFREPFlagSetSelector?), ContextProblem
+    > {
+        do {
+            var members = try OFREPEvaluationRequest(jsonBytes: request.body).context
+            let selector = try OFREPFlagSetSelector.of(request)
+            enrich(&members, from: request)
+            return .success((members, selector))
+        } catch {
+            return .failure(ContextProblem(description: "\(error)"))
+        }
+    }
+
     /// `POST /ofrep/v1/evaluate/flags`: every flag (preferences are a user's own, not served),
     /// or 304 when the client's tag is current.
     func evaluateBulk(
@@ -50,15 +65,12 @@ extension OFREPService {
     ) -> OFREPHTTPResponse {
         var members: [String: JSONValue]
         let selector: OFREPFlagSetSelector?
-        do {
-            members = try OFREPEvaluationRequest(jsonBytes: request.body).context
-            selector = try OFREPFlagSetSelector.of(request)
-        } catch {
+        switch readContext(of: request) {
+        case .success(let read): (members, selector) = read
+        case .failure(let problem):
             return .json(
-                400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: "\(error)").jsonText)
+                400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: problem.description).jsonText)
         }
-        // Before the tag: it names the context the flags are evaluated in.
-        enrich(&members, from: request)
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot
         let tag = OFREPEntityTag(
@@ -99,4 +111,9 @@ extension OFREPService {
             if let value = request.header(header) { members[key] = .string(value) }
         }
     }
+}
+
+/// Why a request's context or selector could not be read, as the reply's `errorDetails` say it.
+private struct ContextProblem: Error {
+    var description: String
 }

@@ -202,12 +202,7 @@ public final class OFREPRemoteSource: ValueProvider {
     /// observer running on that thread, it lets the thread end on its own). The fleet layer
     /// stays as it was. Later calls do nothing.
     public func stop() {
-        guard
-            let stopped = running.withLock({ running in
-                defer { running = nil }
-                return running
-            })
-        else { return }
+        guard let stopped = running.withLock({ $0.take() }) else { return }
         stopped.session.cancellation.cancel()
         stopped.thread?.join()
     }

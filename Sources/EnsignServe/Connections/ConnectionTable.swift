@@ -214,11 +214,7 @@ final class ConnectionTable: Sendable {
     /// Stops cutting connections and joins the reaping thread.
     func stop() {
         state.update { $0.isStopped = true }
-        let thread = reaper.withLock { thread in
-            defer { thread = nil }
-            return thread
-        }
-        thread?.join()
+        reaper.withLock { $0.take() }?.join()
     }
 
     /// Cuts every idle connection, and from now on each connection as soon as its request ends.

@@ -172,10 +172,7 @@ final class HTTPDaemon: Sendable {
             return ensign_mhd_start(settings)
         }
         let failure = errno
-        let messages = daemon.startMessages.withLock { messages in
-            defer { messages = nil }
-            return messages ?? []
-        }
+        let messages = daemon.startMessages.withLock { $0.take() } ?? []
         guard let started else {
             Self.release(settings)
             let refusals = messages.filter { $0.contains("TLS") || $0.contains("x509") || $0.contains("GnuTLS") }

@@ -94,10 +94,7 @@ final class RuleCompilationPipeline: Sendable {
     }
 
     private func joinThread() {
-        thread.withLock { thread in
-            defer { thread = nil }
-            return thread
-        }?.join()
+        thread.withLock { $0.take() }?.join()
     }
 
     /// The queue the reading thread fills and the background thread empties; the thread holds
