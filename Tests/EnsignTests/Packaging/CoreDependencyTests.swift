@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The core promises apps a library without Foundation (smaller binaries, no ICU): these
-/// checks fail as soon as anything in `Ensign` or `EnsignYAML` brings it back.
+/// checks fail as soon as anything in `Ensign`, `EnsignYAML` or `EnsignSupport` brings it back.
 @Suite("The core links no Foundation")
 struct CoreDependencyTests {
     /// What an import of a Foundation module looks like, with attributes and kinds allowed.
@@ -11,10 +11,10 @@ struct CoreDependencyTests {
         #/^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*import\s+((class|struct|enum|protocol|func|var|let|typealias)\s+)?_?Foundation/#
     }
 
-    @Test("No source file of Ensign or EnsignYAML imports a Foundation module")
+    @Test("No source file of Ensign, EnsignYAML or EnsignSupport imports a Foundation module")
     func noFoundationImport() throws {
         var offenders: [String] = []
-        for target in ["Sources/Ensign", "Sources/EnsignYAML"] {
+        for target in ["Sources/Ensign", "Sources/EnsignYAML", "Sources/EnsignSupport"] {
             let root = BuiltExecutable.packageRoot.appendingPathComponent(target)
             let files = try FileManager.default.subpathsOfDirectory(atPath: root.path)
             #expect(files.contains { $0.hasSuffix(".swift") }, "\(target) should have sources")
