@@ -195,7 +195,8 @@ let package = Package(
                 "EnsignCLI", "EnsignControl", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignTestSupport",
                 "EnsignControlProbe", "EnsignDebugMenu", "EnsignTestTraits",
             ]),
-        .testTarget(name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON"]),
+        .testTarget(
+            name: "EnsignOFREPTests", dependencies: ["EnsignOFREP", "Ensign", "EnsignJSON", "EnsignTestSupport"]),
         // `ensign serve` over real sockets: raw HTTP (a reader of its own parses the replies byte
         // for byte), the event stream, limits, and OpenFeature's own Python OFREP client.
         .testTarget(

@@ -16,22 +16,18 @@ public final class Recorder<Value: Sendable>: Sendable {
     /// An empty recorder.
     public init() {}
 
-    private func withLock<Result>(_ body: (inout [Value]) -> Result) -> Result {
-        storage.withLock(body)
-    }
-
     /// Appends `value`.
-    public func record(_ value: Value) { withLock { $0.append(value) } }
+    public func record(_ value: Value) { storage.withLock { $0.append(value) } }
 
     /// Everything recorded so far, oldest first.
-    public var values: [Value] { withLock { $0 } }
+    public var values: [Value] { storage.withLock { $0 } }
 
     /// How many values were recorded.
-    public var count: Int { withLock { $0.count } }
+    public var count: Int { storage.withLock { $0.count } }
 
     /// Removes and returns everything recorded so far, for a test that checks one phase at a time.
     public func takeAll() -> [Value] {
-        withLock { values in
+        storage.withLock { values in
             defer { values.removeAll() }
             return values
         }

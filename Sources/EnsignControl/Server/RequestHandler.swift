@@ -4,27 +4,12 @@ import EnsignSupport
 /// Answers every control request: the one place an operation is dispatched. Writes go
 /// through the same `AppContext` methods app code calls, with the actor `cli`, so values are
 /// validated exactly as the API validates them; `watch`, `stop` and `status` act on the
-/// connection through the ``ConnectionActions`` the server loop lends for the request.
+/// connection through the ``RequestConnection`` the server loop lends for the request.
 struct RequestHandler: Sendable {
     let context: AppContext
     let options: ControlServerOptions
     let pid: Int32
     let startedAt = WallClockTime.now()
-
-    /// What one request may see of the server's connections and do to its own: the loop's
-    /// side of `watch`, `stop` and `status`.
-    struct ConnectionActions {
-        /// Connections open now, this one included.
-        var connections: Int
-        /// Connections watching now, this one excluded.
-        var otherWatchers: Int
-        /// Whether this connection watches.
-        var isWatching: Bool
-        /// Makes this connection watch `keys` (every key when `nil`), in place of any earlier watch.
-        var startWatching: (_ keys: Set<String>?) -> Void
-        /// Ends this connection's watch, if any.
-        var stopWatching: () -> Void
-    }
 
     /// How many connections may watch at once: a quarter of the slots (at least one) stay
     /// for requests, so watchers never lock `ensign set` out.
@@ -48,7 +33,9 @@ struct RequestHandler: Sendable {
         environment.lowercased() == "production"
     }
 
-    func result(for operation: ControlOperation, on connection: ConnectionActions) throws(ControlError) -> JSONValue {
+    func result(for operation: ControlOperation, on connection: some RequestConnection) throws(ControlError)
+        -> JSONValue
+    {
         if operation.isWrite, refusesWrites {
             throw ControlError(
                 .forbidden,
@@ -100,14 +87,14 @@ struct RequestHandler: Sendable {
                 for key in keys { full.append(try definedKey(key)) }
                 return full
             }
-            let watchers = connection.otherWatchers
+            let watchers = connection.otherWatcherCount
             guard watchers < Self.watcherLimit(maximumConnections: options.maximumConnections) else {
                 throw ControlError(
                     .busy,
                     "the app already has \(watchers) watching connections; the rest are kept for requests."
                         + " Stop a watch (ensign watch) or try again later")
             }
-            connection.startWatching(fullKeys.map(Set.init))
+            connection.startWatching(keys: fullKeys.map(Set.init))
             return ["keys": fullKeys.map { .array($0.map(JSONValue.string)) } ?? .null]
         case .stop:
             let wasWatching = connection.isWatching
@@ -115,8 +102,8 @@ struct RequestHandler: Sendable {
             return ["stopped": .bool(wasWatching)]
         case .status:
             return try status(
-                connections: connection.connections,
-                watchers: connection.otherWatchers + (connection.isWatching ? 1 : 0))
+                connections: connection.connectionCount,
+                watchers: connection.otherWatcherCount + (connection.isWatching ? 1 : 0))
         }
     }
 
@@ -172,4 +159,19 @@ struct RequestHandler: Sendable {
             throw ControlError(.internalError, "could not encode the result: \(error)")
         }
     }
+}
+
+/// What one request may see of the server's connections and do to its own: the loop's side
+/// of `watch`, `stop` and `status`, read only by those three (the counts walk every connection).
+protocol RequestConnection {
+    /// Connections open now, this one included.
+    var connectionCount: Int { get }
+    /// Connections watching now, this one excluded.
+    var otherWatcherCount: Int { get }
+    /// Whether this connection watches.
+    var isWatching: Bool { get }
+    /// Makes this connection watch `keys` (every key when `nil`), in place of any earlier watch.
+    func startWatching(keys: Set<String>?)
+    /// Ends this connection's watch, if any.
+    func stopWatching()
 }

@@ -254,17 +254,25 @@ final class ServerLoop {
     /// Answers `request` through the handler, lending it this connection's part of the loop.
     private func perform(_ request: ControlRequest, on connection: ServerConnection) -> Result<JSONValue, ControlError>
     {
-        let actions = RequestHandler.ConnectionActions(
-            connections: connections.count,
-            otherWatchers: connections.count { $0.watch != nil && $0 !== connection },
-            isWatching: connection.watch != nil,
-            startWatching: { self.startWatching(connection, id: request.id, keys: $0) },
-            stopWatching: { self.stopWatching(connection) })
+        let lent = LentConnection(loop: self, connection: connection, requestID: request.id)
         do throws(ControlError) {
-            return .success(try core.handler.result(for: request.operation, on: actions))
+            return .success(try core.handler.result(for: request.operation, on: lent))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// One connection of this loop, as a request sees it.
+    private struct LentConnection: RequestConnection {
+        let loop: ServerLoop
+        let connection: ServerConnection
+        let requestID: ControlRequestID
+
+        var connectionCount: Int { loop.connections.count }
+        var otherWatcherCount: Int { loop.connections.count { $0.watch != nil && $0 !== connection } }
+        var isWatching: Bool { connection.watch != nil }
+        func startWatching(keys: Set<String>?) { loop.startWatching(connection, id: requestID, keys: keys) }
+        func stopWatching() { loop.stopWatching(connection) }
     }
 
     // MARK: Watching

@@ -20,7 +20,6 @@ package final class WakeSignal: Sendable {
     /// to a descriptor number the process has since reused.
     private let writeDescriptor: LockedState<Int32?>
     private let isPending = Atomic<Bool>(false)
-    private let isClosed = Atomic<Bool>(false)
 
     /// Makes the pipe, or throws when the process is out of descriptors.
     package init() throws(SystemCallError) {
@@ -85,11 +84,9 @@ package final class WakeSignal: Sendable {
     /// stopped, where descriptors must be back before the owner goes (a stopped server);
     /// otherwise the pipe closes when the signal is freed.
     package func close() {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        writeDescriptor.withLock { descriptor in
-            if let descriptor { _ = systemClose(descriptor) }
-            descriptor = nil
-        }
+        // The write end, taken under the lock, says whether the pipe is still open.
+        guard let writeEnd = writeDescriptor.withLock({ $0.take() }) else { return }
+        _ = systemClose(writeEnd)
         _ = systemClose(descriptor)
     }
 }

@@ -1,25 +1,15 @@
 import Ensign
 import EnsignJSON
 import EnsignOFREP
+import EnsignTestSupport
 import Testing
 
 /// flagd's selectors (`Flagd-Selector: flagSetId=ID`, or `?selector=`) over flag sets named
 /// by `flagSetId` in a file's or a flag's metadata, the flag's own winning.
 @Suite("OFREP service: flag set selectors")
 struct OFREPFlagSetSelectorTests {
-    static let definitions = """
-        metadata: { flagSetId: web }
-        flags:
-          banner: { default: true }
-          layout: { default: grid }
-          checkout:
-            variants: { on: true, off: false }
-            defaultVariant: on
-            metadata: { flagSetId: payments }
-        """
-
     static func service() throws -> OFREPService {
-        OFREPService(context: try AppContext(definitions: definitions))
+        OFREPService(context: try AppContext(definitions: FlagSetFixture.definitions))
     }
 
     static func post(_ target: String, selector: String? = nil) -> OFREPHTTPRequest {

@@ -7,19 +7,12 @@ import Testing
 /// own winning), read and observed through a context (issue 37).
 @Suite("Flag sets: a context lists and observes one set")
 struct FlagSetTests {
-    static let definitions = """
-        metadata: { flagSetId: web }
-        flags:
-          banner: { default: true }
-          layout: { default: grid }
-          checkout:
-            variants: { on: true, off: false }
-            defaultVariant: on
-            metadata: { flagSetId: payments }
-          limits.daily: { default: 100, metadata: { flagSetId: payments } }
-        preferences:
-          theme: { default: light }
-        """
+    static let definitions =
+        FlagSetFixture.definitions + """
+              limits.daily: { default: 100, metadata: { flagSetId: payments } }
+            preferences:
+              theme: { default: light }
+            """
 
     @Test("flagKeys(inSet:) lists the set's flags in the definitions' order; preferences never")
     func listsTheSet() throws {
