@@ -8,7 +8,7 @@ import EnsignSupport
 /// It attaches the provider to a context and checks, in order, that:
 ///
 /// 1. its initial values arrive: it holds at least one, each with a non-empty provenance in
-///    its layer, and the context resolves each defined key to the provider's value with that
+///    the fleet layer, and the context resolves each defined key to the provider's value with that
 ///    provenance (unless a higher layer, such as targeting, decides the key);
 /// 2. it reports its health: healthy, under a name, at its revision (and, when the caller can
 ///    cut its store off through `outage`, unreachable with the values kept, then healthy again);
@@ -42,12 +42,10 @@ import EnsignSupport
 /// }
 /// ```
 ///
-/// A provider of the ``Ensign/ProviderLayer/fleet`` layer is attached to a context built from
-/// ``definitions``; a ``Ensign/FileValueProvider`` (the ``Ensign/ProviderLayer/files`` layer)
-/// is the context's own files (``Ensign/AppContext/init(files:)``), and `definitions` is not
-/// used. The test stops the provider at the end, whatever the outcome.
+/// The provider is attached to a context built from ``definitions``. The test stops the
+/// provider at the end, whatever the outcome.
 public struct ValueProviderCompatibilityTest: Sendable {
-    /// The definitions of the context a fleet-layer provider is attached to (YAML text).
+    /// The definitions of the context the provider is attached to (YAML text).
     public var definitions: String
     /// How long to wait for a delivery before reporting that it did not arrive.
     public var timeout: Duration
@@ -91,7 +89,7 @@ public struct ValueProviderCompatibilityTest: Sendable {
         }
     }
 
-    /// Creates a test; `definitions` is the context's definitions for fleet-layer providers.
+    /// Creates a test; `definitions` is the context's definitions (YAML text).
     public init(definitions: String = "", timeout: Duration = .seconds(10), quietPeriod: Duration = .milliseconds(500))
     {
         self.definitions = definitions
@@ -106,7 +104,7 @@ public struct ValueProviderCompatibilityTest: Sendable {
     ///   - provider: a provider not started yet, holding at least one value (or able to read one).
     ///   - change: makes a change in the provider's store, and returns the values (by full key)
     ///     the context should resolve once the change is delivered. Called once per ``Round``.
-    ///   - outage: for a fleet-layer provider whose store the test can cut off: `outage(true)`
+    ///   - outage: for a provider whose store the test can cut off: `outage(true)`
     ///     makes the store unreachable, `outage(false)` reachable again. When given, the test
     ///     also checks that the provider reports the outage (the status turns degraded, the
     ///     values stay in force) and the recovery.
@@ -114,7 +112,7 @@ public struct ValueProviderCompatibilityTest: Sendable {
         _ provider: Provider, outage: ((Bool) throws -> Void)? = nil,
         change: (Round) throws -> [String: JSONValue]
     ) -> [Failure] {
-        var run = CompatibilityRun(test: self, layer: provider.layer)
+        var run = CompatibilityRun(test: self)
         defer { provider.stop() }
         guard let context = run.attach(provider) else { return run.failures }
         run.checkInitialValues(provider, context)
@@ -140,41 +138,24 @@ public struct ValueProviderCompatibilityTest: Sendable {
 /// One run of the checks, collecting failures.
 private struct CompatibilityRun {
     let test: ValueProviderCompatibilityTest
-    let layer: ProviderLayer
     var failures: [ValueProviderCompatibilityTest.Failure] = []
 
-    init(test: ValueProviderCompatibilityTest, layer: ProviderLayer) {
+    init(test: ValueProviderCompatibilityTest) {
         self.test = test
-        self.layer = layer
     }
 
     mutating func fail(_ check: String, _ message: String) {
         failures.append(.init(check: check, message: message))
     }
 
-    /// Builds the context and attaches the provider (or builds the context from its files).
+    /// Builds the context and attaches the provider.
     mutating func attach<Provider: ValueProvider>(_ provider: Provider) -> AppContext? {
         do {
-            switch provider.layer {
-            case .files:
-                guard let files = provider as? FileValueProvider else {
-                    fail("attach", "'\(provider.name)' feeds the files layer, which only FileValueProvider feeds")
-                    return nil
-                }
-                guard files.configuration.watchesFiles else {
-                    fail("attach", "'\(provider.name)' does not watch its files (configuration.watchesFiles is off)")
-                    return nil
-                }
-                let context = try AppContext(files: files)
-                context.waitUntilWatching()
-                return context
-            case .fleet:
-                let context = try AppContext(definitions: test.definitions)
-                try context.attach(provider)
-                return context
-            }
+            let context = try AppContext(definitions: test.definitions)
+            context.attach(provider)
+            return context
         } catch {
-            fail("attach", "the context could not be created or refused the provider: \(error)")
+            fail("attach", "the context could not be created from the test's definitions: \(error)")
             return nil
         }
     }
@@ -186,7 +167,7 @@ private struct CompatibilityRun {
         return held.values.keys.sorted().filter { key in
             guard context.definitions[key] != nil, !refused.contains(key) else { return false }
             let details = context.details(forKeyNamed: key)
-            guard details.source.layer <= layer.valueLayers.last! else { return false }
+            guard details.source.layer <= .fleet else { return false }
             return details.value != held.values[key]!.value
                 || details.source.description != held.values[key]!.provenance.description
         }
@@ -196,7 +177,7 @@ private struct CompatibilityRun {
         let arrived = waitUntil(context, timeout: test.timeout) { context in
             let held = provider.currentValues()
             return !held.values.isEmpty && mismatches(held, context).isEmpty
-                && (layer == .files || context.providerDeliveryCount > 0)
+                && context.providerDeliveryCount > 0
         }
         let held = provider.currentValues()
         guard !held.values.isEmpty else {
@@ -213,7 +194,7 @@ private struct CompatibilityRun {
                     "'\(key)' resolves to \(details.value.jsonText) from \(details.source), but the provider holds"
                         + " \(held.values[key]!.value.jsonText) from \(held.values[key]!.provenance)")
             }
-            if layer == .fleet, context.providerDeliveryCount == 0 {
+            if context.providerDeliveryCount == 0 {
                 fail("initial values", "'\(provider.name)' delivered nothing within \(test.timeout) of being attached")
             }
         }
@@ -221,11 +202,8 @@ private struct CompatibilityRun {
             if value.origin.isEmpty {
                 fail("provenance", "'\(key)' has an empty provenance: give its location or origin text")
             }
-            if !layer.valueLayers.contains(value.provenance.layer) {
-                fail(
-                    "provenance",
-                    "'\(key)' is in layer \(value.provenance.layer), outside the provider's \(layer) layer"
-                        + " (\(layer.valueLayers.map(\.description).joined(separator: ", ")))")
+            if value.provenance.layer != .fleet {
+                fail("provenance", "'\(key)' is in layer \(value.provenance.layer), not the fleet layer providers feed")
             }
             if value.path.isEmpty { fail("provenance", "'\(key)' has an empty path for its diagnostics") }
         }
@@ -234,35 +212,22 @@ private struct CompatibilityRun {
     mutating func checkHealth<Provider: ValueProvider>(_ provider: Provider, _ context: AppContext) {
         if provider.name.isEmpty { fail("health", "the provider's name is empty") }
         // Health is reported after the values it comes with are in force: wait for it.
-        if layer == .fleet {
-            _ = waitUntil(context, timeout: test.timeout) { $0.status.fleet?.isReachable == true }
+        _ = waitUntil(context, timeout: test.timeout) { $0.status.fleet?.isReachable == true }
+        guard let fleet = context.status.fleet else {
+            return fail("health", "'\(provider.name)' reported no health (ContextStatus.fleet is nil)")
         }
-        let status = context.status
-        switch layer {
-        case .files:
-            if status.isDegraded {
-                fail("health", "the context is degraded after loading the files: \(status.diagnostics)")
-            }
-        case .fleet:
-            guard let fleet = status.fleet else {
-                return fail("health", "'\(provider.name)' reported no health (ContextStatus.fleet is nil)")
-            }
-            if !fleet.isReachable {
-                fail("health", "'\(provider.name)' reports its store unreachable: \(fleet.lastError ?? "no reason")")
-            }
-            if fleet.source.isEmpty { fail("health", "the status names no source") }
-            if let revision = provider.currentValues().revision, fleet.revision != revision {
-                fail("health", "the status is at revision \(fleet.revision), the provider at \(revision)")
-            }
+        if !fleet.isReachable {
+            fail("health", "'\(provider.name)' reports its store unreachable: \(fleet.lastError ?? "no reason")")
+        }
+        if fleet.source.isEmpty { fail("health", "the status names no source") }
+        if let revision = provider.currentValues().revision, fleet.revision != revision {
+            fail("health", "the status is at revision \(fleet.revision), the provider at \(revision)")
         }
     }
 
     mutating func checkOutage<Provider: ValueProvider>(
         _ provider: Provider, _ context: AppContext, _ outage: (Bool) throws -> Void
     ) {
-        guard layer == .fleet else {
-            return fail("outage", "only fleet-layer providers report their store unreachable; give no outage closure")
-        }
         let keys = context.definitions.keys
         let before = Dictionary(uniqueKeysWithValues: keys.map { ($0, context.value(forKeyNamed: $0)) })
         do {
@@ -393,13 +358,10 @@ private struct CompatibilityRun {
         }
     }
 
-    /// Whether a transaction's cause is a delivery of the provider's layer.
+    /// Whether a transaction's cause is a provider's delivery.
     private func isCaused<Provider: ValueProvider>(_ cause: ChangeCause, by provider: Provider) -> Bool {
-        switch (layer, cause) {
-        case (.fleet, .fleet(let source)): return !source.isEmpty
-        case (.files, .reload): return true
-        default: return false
-        }
+        if case .fleet(let source) = cause { return !source.isEmpty }
+        return false
     }
 
     /// Waits until `condition` holds, re-checking after each of the context's transactions

@@ -31,7 +31,7 @@ func readOverHTTPS(baseURL: String) -> Int32 {
         configuration.initialBackoff = .milliseconds(50)
         configuration.maximumBackoff = .milliseconds(200)
         let source = try OFREPRemoteSource(configuration: configuration, sessionConfiguration: .ephemeral)
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         let key = FlagKey<Int>("list.pageSize", default: 10)
         guard streams ? source.waitUntilStreaming(timeout: .seconds(20)) : source.waitUntilSynced(timeout: .seconds(20))

@@ -14,31 +14,9 @@ extension AppContext {
     /// - Throws: ``AppContextLoadError`` with every diagnostic when a file has errors, or when
     ///   no file mentions the environment (the error lists the ones they do). Warnings do not
     ///   stop loading; they are in ``loadDiagnostics``.
-    ///
-    /// The files are read through a ``FileValueProvider`` of `configuration`
-    /// (``init(files:)``).
     public convenience init(configuration: AppContextConfiguration) throws(AppContextLoadError) {
-        try self.init(files: FileValueProvider(configuration: configuration))
-    }
-
-    /// Loads the files of `files` and creates a root context fed by it: what
-    /// ``init(configuration:)`` does with a provider of its own.
-    ///
-    /// ```swift
-    /// let files = FileValueProvider(configuration: .init(definitionsDirectory: "flags"))
-    /// let context = try AppContext(files: files)
-    /// ```
-    ///
-    /// Unless its configuration's ``AppContextConfiguration/watchesFiles`` is off, the provider
-    /// is started for the context (``FileValueProvider/start(delivering:)``): it watches the
-    /// files and the context reloads when they change, until ``FileValueProvider/stop()`` or
-    /// the context is released.
-    ///
-    /// - Throws: ``AppContextLoadError``, as ``init(configuration:)``.
-    public convenience init(files: FileValueProvider) throws(AppContextLoadError) {
-        let configuration = files.configuration
         let loader = ContextLoader(
-            source: files.source,
+            source: .directory(configuration),
             preferencesFile: configuration.preferencesFile.map {
                 PersistentOverlayFile(path: $0, coalescingDelay: configuration.persistenceCoalescingDelay)
             },
@@ -46,11 +24,7 @@ extension AppContext {
                 PersistentOverlayFile(path: $0, coalescingDelay: configuration.persistenceCoalescingDelay)
             })
         try self.init(loader: loader, label: configuration.label, settings: configuration.settings)
-        if configuration.watchesFiles {
-            files.start(
-                delivering: ValueProviderUpdates(
-                    store: rootStore, providerName: files.name, layer: .files, retainsContext: false))
-        }
+        if configuration.watchesFiles { rootStore.startWatching(configuration) }
     }
 
     /// Creates a context from YAML text, with no disk involved: for tests and previews.

@@ -49,9 +49,11 @@ extension ContextStore {
                 read.definitions = loader.readDefinitionLayers(changedFiles: changed, definitions: definitions)
             }
             let current = (try? read.definitions?.get().layout?.definitions) ?? definitions
-            // Before reading: every own write counted so far is in the file or in its pending
-            // changes, which the re-read lays over it; later ones are newer than what it reads.
-            read.writesSeen = tree.writer.withLock { ($0.preferencesWrites.count, $0.overridesWrites.count) }
+            // Only an outside edit gets here (the context's own writes are announced to the
+            // watcher and not read back), but the app may write while the file is read: every
+            // write counted so far is in the file or in its pending changes, which the re-read
+            // lays over it; later ones are newer than what it reads, and stay.
+            read.writesBeforeRead = tree.writer.withLock { ($0.preferencesWrites.count, $0.overridesWrites.count) }
             if request.preferencesFile, let file = loader.preferencesFile {
                 read.preferences = loader.reread(file, definitions: current)
             }
@@ -68,7 +70,7 @@ extension ContextStore {
         var preferences: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
         var overrides: Result<[String: LocatedValue], ContextLoader.ReloadFailure>?
         /// This context's write counts of the preferences and overrides files before they were read.
-        var writesSeen: (preferences: UInt64, overrides: UInt64) = (0, 0)
+        var writesBeforeRead: (preferences: UInt64, overrides: UInt64) = (0, 0)
     }
 
     private func apply(_ read: ReadFiles) -> [Diagnostic] {
@@ -85,14 +87,17 @@ extension ContextStore {
         case nil: break
         }
         var persisted: [(RootState.ProblemArea, [String: LocatedValue], UInt64)] = []
-        for (area, result, file, writesSeen) in [
-            (RootState.ProblemArea.preferences, read.preferences, loader?.preferencesFile, read.writesSeen.preferences),
-            (.overrides, read.overrides, loader?.overridesFile, read.writesSeen.overrides),
+        for (area, result, file, writesBeforeRead) in [
+            (
+                RootState.ProblemArea.preferences, read.preferences, loader?.preferencesFile,
+                read.writesBeforeRead.preferences
+            ),
+            (.overrides, read.overrides, loader?.overridesFile, read.writesBeforeRead.overrides),
         ] {
             guard let result, let file else { continue }
             switch result {
             case .success(let values):
-                persisted.append((area, values, writesSeen))
+                persisted.append((area, values, writesBeforeRead))
                 files.append(file.path)
             case .failure(let failure): failures.append((area, failure))
             }
@@ -117,9 +122,10 @@ extension ContextStore {
                 state.setProblem(.definitions, nil)
                 affected = affected.union(state.applyDefinitionLayers(layers))
             }
-            for (area, values, writesSeen) in persisted {
+            for (area, values, writesBeforeRead) in persisted {
                 state.setProblem(area, nil)
-                affected = affected.union(.some(state.applyPersistedFile(area, values, writesSeen: writesSeen)))
+                affected = affected.union(
+                    .some(state.applyPersistedFile(area, values, writesBeforeRead: writesBeforeRead)))
             }
             return affected
         }
@@ -154,16 +160,16 @@ extension RootState {
     /// Applies a persisted file read again: each key whose value in the file differs from
     /// what this context last knew it to hold is someone else's write, applied as the latest
     /// write to that key; the other keys keep what was written in memory since. A key this
-    /// context wrote after `writesSeen` (its write count when the file was read) is newer
+    /// context wrote after `writesBeforeRead` (its write count when the file was read) is newer
     /// than what was read and stays as it is. Returns the keys applied.
     mutating func applyPersistedFile(
-        _ area: ProblemArea, _ values: [String: LocatedValue], writesSeen: UInt64
+        _ area: ProblemArea, _ values: [String: LocatedValue], writesBeforeRead: UInt64
     ) -> [String] {
         var known = area == .overrides ? overridesOnDisk : preferencesOnDisk
         let writes = area == .overrides ? overridesWrites : preferencesWrites
         let actor = area == .overrides ? ContextLoader.overridesActor : ContextLoader.preferencesActor
         var applied: [String] = []
-        for key in Set(known.keys).union(values.keys).sorted() where (writes.lastWrite[key] ?? 0) <= writesSeen {
+        for key in Set(known.keys).union(values.keys).sorted() where (writes.lastWrite[key] ?? 0) <= writesBeforeRead {
             let value = values[key]
             guard known[key] != value?.value else { continue }
             applied.append(key)

@@ -20,8 +20,8 @@ final class ContextStore: Sendable {
     let registrar = ObservationRegistrar()
     /// Where a root store's files come from, for reloads; `nil` for children.
     let loader: ContextLoader?
-    /// Watches the files while the store lives (root stores with watching on): the watcher a
-    /// ``FileValueProvider`` started for this context.
+    /// Watches the files while the store lives (root stores with watching on; see
+    /// ``startWatching(_:)``).
     let watcher = LockedState<FileWatcher?>(nil)
     /// Held by a reload from reading its files to committing them (see ``ContextTree``).
     let reloadLock = LockedState(())

@@ -1,5 +1,5 @@
 /// The fleet layer's entry points below the public ``ValueProviderUpdates`` handle: providers
-/// of the ``ProviderLayer/fleet`` layer reach them through it; tests, the fuzz targets and the
+/// reach them through it; tests, the fuzz targets and the
 /// stress probe of this package call them directly (`package`).
 extension AppContext {
     /// Replaces the whole fleet layer with `values` (by full key) as one transaction.

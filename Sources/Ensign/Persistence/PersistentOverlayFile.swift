@@ -10,6 +10,11 @@ import EnsignYAML
 /// process changed, so two processes writing the same file never lose each other's keys.
 /// Keys no definition knows are kept as they are. A file that cannot be parsed is never
 /// overwritten: it is first set aside as `<name>.corrupt-<time>` and reported.
+///
+/// A write that holds only this process's changes on top of what it last knew the file to
+/// hold is announced to the context's file watcher (``watch(with:)``), so it is not read back
+/// as a reload; a write that folded in another process's changes is left for the watcher to
+/// find, and the reload applies those.
 final class PersistentOverlayFile: Sendable {
     /// Which section of the file a key belongs in.
     enum Section: String, Sendable {
@@ -37,6 +42,7 @@ final class PersistentOverlayFile: Sendable {
     private let state = LockedState(State())
     private let problemHandler = LockedState<LockedCallback<Diagnostic>?>(nil)
     private let outcomeHandler = LockedState<LockedCallback<PersistenceError?>?>(nil)
+    private let watcher = LockedState(WeakFileWatcher())
 
     private struct State {
         /// Changes not yet on disk, by key: a value to write, or `nil` to remove the key.
@@ -74,6 +80,11 @@ final class PersistentOverlayFile: Sendable {
     /// The handler runs on the thread that wrote, holding no lock of this file's.
     func onWriteOutcome(_ handler: @escaping @Sendable (PersistenceError?) -> Void) {
         outcomeHandler.withLock { $0 = LockedCallback(handler) }
+    }
+
+    /// Announces this file's own writes to `watcher` (the context's), which watches the file.
+    func watch(with watcher: FileWatcher) {
+        self.watcher.withLock { $0 = WeakFileWatcher(watcher: watcher) }
     }
 
     private func reportOutcome(_ outcome: PersistenceError?) {
@@ -279,6 +290,9 @@ final class PersistentOverlayFile: Sendable {
         do throws(FileSystem.Failure) {
             try FileSystem.withExclusiveLock(for: path) { () throws(FileSystem.Failure) in
                 var (sections, unreadable) = readSectionsForMerge()
+                // Only this process's changes on top of what it last knew: the watcher need not
+                // read the result back. Anything else on disk is news the reload must apply.
+                let holdsOnlyOwnChanges = state.withLock { Self.sameValues(sections, $0.lastKnown) }
                 for (key, change) in pending {
                     sections[Section.flags.rawValue]?[key] = nil
                     sections[Section.preferences.rawValue]?[key] = nil
@@ -292,7 +306,7 @@ final class PersistentOverlayFile: Sendable {
                             "\(unreadable.message); the file was kept aside as \(aside) instead of being overwritten,"
                                 + " and the values this app last knew it to hold were written back"))
                 } else {
-                    try write(sections)
+                    try write(sections, announcing: holdsOnlyOwnChanges)
                 }
                 state.withLock { $0.lastKnown = sections }
             }
@@ -331,7 +345,14 @@ final class PersistentOverlayFile: Sendable {
         return (sections, nil)
     }
 
-    private func write(_ sections: [String: [String: JSONValue]]) throws(FileSystem.Failure) {
+    /// Whether two files' sections hold the same values (an absent section is an empty one).
+    private static func sameValues(_ a: [String: [String: JSONValue]], _ b: [String: [String: JSONValue]]) -> Bool {
+        a.filter { !$0.value.isEmpty } == b.filter { !$0.value.isEmpty }
+    }
+
+    /// Replaces the file with `sections`; `announcing` tells the context's watcher first that
+    /// these bytes are its own.
+    private func write(_ sections: [String: [String: JSONValue]], announcing: Bool = false) throws(FileSystem.Failure) {
         var entries: [(String, YAMLNode)] = []
         for name in sections.keys.sorted() {
             guard let values = sections[name], !values.isEmpty else { continue }
@@ -343,8 +364,22 @@ final class PersistentOverlayFile: Sendable {
         } catch {
             throw FileSystem.Failure(description: "cannot encode YAML for \(path): \(error.message)")
         }
-        try FileSystem.writeAtomically(Array(text.utf8), to: path)
+        let bytes = Array(text.utf8)
+        let announcedTo = announcing ? watcher.withLock { $0.watcher } : nil
+        announcedTo?.expectOwnWrite(of: path, contents: bytes)
+        do throws(FileSystem.Failure) {
+            try FileSystem.writeAtomically(bytes, to: path)
+        } catch {
+            announcedTo?.ownWriteFinished(of: path, succeeded: false)
+            throw error
+        }
+        announcedTo?.ownWriteFinished(of: path, succeeded: true)
     }
+}
+
+/// The context's file watcher, without keeping it alive: the context's store does.
+private struct WeakFileWatcher: Sendable {
+    weak var watcher: FileWatcher?
 }
 
 /// Writing the preferences or overrides file failed; the values stay in force in memory.

@@ -1,11 +1,11 @@
 extension AppContext {
     /// Attaches `provider` to this context's root and starts it: from now on it feeds its
-    /// layer (``ValueProvider/layer``) until ``ValueProvider/stop()``.
+    /// the fleet layer until ``ValueProvider/stop()``.
     ///
     /// ```swift
     /// let context = try AppContext(configuration: .init(definitionsDirectory: "flags"))
     /// let remote = InMemoryValueProvider(["beneficiaries.pageSize": 50])
-    /// try context.attach(remote)
+    /// context.attach(remote)
     /// print(context.details(forKeyNamed: "beneficiaries.pageSize").source)  // fleet memory rev 1
     /// remote.stop()
     /// ```
@@ -13,22 +13,10 @@ extension AppContext {
     /// The context gives the provider a ``ValueProviderUpdates`` handle and calls
     /// ``ValueProvider/start(delivering:)``; the provider delivers its values through it (an
     /// ``InMemoryValueProvider`` before `attach` returns, EnsignFleet's etcd source on its own
-    /// thread soon after). Attach one provider per layer: a second one's deliveries replace the
-    /// first one's values with its own. The handle keeps the context alive while the provider
-    /// runs; the caller keeps the provider.
-    ///
-    /// - Throws: ``ValueProviderError/notAttachable(_:)`` for a provider of the
-    ///   ``ProviderLayer/files`` layer: a context is built from its files (``init(files:)``).
-    public func attach(_ provider: some ValueProvider) throws(ValueProviderError) {
-        guard provider.layer == .fleet else { throw .notAttachable(provider.name) }
-        attachFleetProvider(provider)
-    }
-
-    /// Attaches a fleet-layer provider (which cannot fail).
-    package func attachFleetProvider(_ provider: some ValueProvider) {
-        precondition(provider.layer == .fleet, "only fleet-layer providers are attached")
-        provider.start(
-            delivering: ValueProviderUpdates(
-                store: rootStore, providerName: provider.name, layer: .fleet, retainsContext: true))
+    /// thread soon after). Attach one provider per context: a second one's deliveries replace
+    /// the first one's values with its own. The handle keeps the context alive while the
+    /// provider runs; the caller keeps the provider.
+    public func attach(_ provider: some ValueProvider) {
+        provider.start(delivering: ValueProviderUpdates(store: rootStore, providerName: provider.name))
     }
 }

@@ -12,7 +12,7 @@ import EnsignSupport
 /// ```swift
 /// let context = try AppContext(definitions: definitions)
 /// let fleet = InMemoryValueProvider(["beneficiaries.pageSize": 50])
-/// try context.attach(fleet)
+/// context.attach(fleet)
 /// context[.pageSize]                         // 50, source `fleet memory rev 1`
 /// fleet["beneficiaries.pageSize"] = 80       // observers of pageSize run before this returns
 /// fleet.makeUnavailable(error: "timed out")  // status degraded; 80 stays in force
@@ -48,9 +48,6 @@ public final class InMemoryValueProvider: ValueProvider {
         self.name = name
         self.state = LockedCondition(State(values: values, keyRevisions: values.mapValues { _ in 1 }))
     }
-
-    /// ``ProviderLayer/fleet``.
-    public var layer: ProviderLayer { .fleet }
 
     /// The values held now, by full key.
     public var values: [String: JSONValue] { state.withLock { $0.values } }

@@ -1,7 +1,10 @@
-/// A source of values for a context: the definitions files, an etcd fleet, an in-memory
-/// store for tests, or a remote source of your own.
+/// A source of values from outside the app's files: an etcd fleet, a remote flag service, an
+/// in-memory store for tests, or a source of your own.
 ///
-/// A provider feeds one ``ProviderLayer``. It says what it holds now
+/// A provider feeds a context's fleet layer (4½, between the deployment files and targeting:
+/// see <doc:LayersAndReasons>); its values resolve with reason `STATIC` and their source names
+/// the provider. The context's own files are not a provider: the context reads them and
+/// reloads them itself (``AppContextConfiguration/watchesFiles``). A provider says what it holds now
 /// (``currentValues()``), and once a context has attached it, it delivers every later
 /// change, and its health, through the ``ValueProviderUpdates`` handle the context gives it
 /// in ``start(delivering:)``, until ``stop()``. The context does the rest: it checks each
@@ -12,7 +15,6 @@
 /// ```swift
 /// final class RemoteFlags: ValueProvider {
 ///     let name = "remote https://flags.example/bank"
-///     let layer = ProviderLayer.fleet
 ///     let client: RemoteFlagClient  // your client: calls back with each new set of values
 ///
 ///     init(client: RemoteFlagClient) { self.client = client }
@@ -36,18 +38,16 @@
 ///
 /// let context = try AppContext(configuration: .init(definitionsDirectory: "flags"))
 /// let remote = RemoteFlags(client: RemoteFlagClient(url: "https://flags.example/bank"))
-/// try context.attach(remote)
+/// context.attach(remote)
 /// ```
 ///
-/// Conforming types: ``FileValueProvider`` (the ``ProviderLayer/files`` layer),
-/// ``InMemoryValueProvider`` (the ``ProviderLayer/fleet`` layer, for tests and previews),
-/// EnsignFleet's `EtcdFleetSource` and EnsignRemote's `OFREPRemoteSource`. EnsignTesting's `ValueProviderCompatibilityTest` checks a
+/// Conforming types: ``InMemoryValueProvider`` (for tests and previews), EnsignFleet's `EtcdFleetSource` and EnsignRemote's `OFREPRemoteSource`. EnsignTesting's `ValueProviderCompatibilityTest` checks a
 /// provider against this contract; see <doc:ValueProviders>.
 ///
 /// ## Contract
 ///
 /// - ``name`` names the provider in provenance, the context's status and the change log:
-///   `etcd http://127.0.0.1:2379`, `files flags/`, `memory`.
+///   `etcd http://127.0.0.1:2379`, `memory`.
 /// - ``start(delivering:)`` returns promptly; the provider delivers its current values with
 ///   ``ValueProviderUpdates/replaceAll(_:revision:problems:from:)`` soon after (on any thread),
 ///   then each change as a whole new set of values (the context diffs them by value).
@@ -60,53 +60,19 @@ public protocol ValueProvider: Sendable {
     /// The provider's name, in provenance, status and the change log: `etcd http://127.0.0.1:2379`.
     var name: String { get }
 
-    /// The layer the provider feeds.
-    var layer: ProviderLayer { get }
-
     /// What the provider holds now: its values by full key, each with its provenance, the
     /// problems it found reading them, and its revision when it has one.
     func currentValues() -> ProvidedValues
 
     /// Starts delivering changes and health to `updates`, which the context owns.
     ///
-    /// The context calls it when the provider is attached (``AppContext/attach(_:)``, or when a
-    /// context is built from a ``FileValueProvider``). A provider feeds one context at a time.
+    /// The context calls it when the provider is attached (``AppContext/attach(_:)``). A
+    /// provider feeds one context at a time.
     func start(delivering updates: ValueProviderUpdates)
 
     /// Stops delivering: once it returns, no more updates reach the context, whose values from
     /// this provider stay as they were last delivered. Calling it again does nothing.
     func stop()
-}
-
-/// The layers a ``ValueProvider`` can feed.
-///
-/// Each is a band of the resolution order (see <doc:LayersAndReasons>); targeting,
-/// preferences and overrides are above every provider.
-public enum ProviderLayer: Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The definitions, the environment's values and the deployment files (layers 2–4): the
-    /// layer ``FileValueProvider`` feeds, and only it, since definitions come with it. A
-    /// context is built from it (``AppContext/init(files:)``) rather than attached to it.
-    case files
-    /// The fleet layer (4½), between the deployment files and targeting: values shared by every
-    /// instance of an app (etcd, a remote service), or an ``InMemoryValueProvider`` in tests.
-    /// Its values resolve with reason `STATIC`; their source names the provider.
-    case fleet
-
-    /// The value layers this band is made of, lowest first.
-    public var valueLayers: [ValueLayer] {
-        switch self {
-        case .files: return [.definition, .environment, .deployment]
-        case .fleet: return [.fleet]
-        }
-    }
-
-    /// `files` or `fleet`.
-    public var description: String {
-        switch self {
-        case .files: return "files"
-        case .fleet: return "fleet"
-        }
-    }
 }
 
 /// One key's value as a ``ValueProvider`` holds it, with its provenance.
@@ -162,20 +128,5 @@ public struct ProvidedValues: Sendable, Hashable {
         self.values = values
         self.diagnostics = diagnostics
         self.revision = revision
-    }
-}
-
-/// Why a context refused to attach a provider.
-public enum ValueProviderError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Only a ``FileValueProvider`` feeds ``ProviderLayer/files``, and a context is built from it
-    /// (``AppContext/init(files:)``); the provider's name.
-    case notAttachable(String)
-
-    /// Why, in a sentence.
-    public var description: String {
-        switch self {
-        case .notAttachable(let name):
-            return "'\(name)' feeds the files layer: a context is built from it (AppContext(files:)), not attached"
-        }
     }
 }

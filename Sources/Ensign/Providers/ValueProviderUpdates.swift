@@ -16,47 +16,24 @@ import Synchronization
 /// }
 /// ```
 ///
-/// For a ``ProviderLayer/fleet`` provider, ``replaceAll(_:revision:problems:from:)`` applies
-/// at once, as one transaction under the context's writer lock: the layer is replaced, each
-/// value is checked against its definition, observers of the keys whose resolved value
-/// changed run on the calling thread before the call returns, and the change log records the
-/// transaction with cause ``ChangeCause/fleet(source:)``. ``reportHealthy(revision:from:)``
-/// and ``reportUnavailable(error:from:)`` change ``ContextStatus/fleet``, the provider's
-/// health; an outage and its end are logged once each.
+/// ``replaceAll(_:revision:problems:from:)`` applies at once, as one transaction under the
+/// context's writer lock: the fleet layer is replaced, each value is checked against its
+/// definition, observers of the keys whose resolved value changed run on the calling thread
+/// before the call returns, and the change log records the transaction with cause
+/// ``ChangeCause/fleet(source:)``. ``reportHealthy(revision:from:)`` and
+/// ``reportUnavailable(error:from:)`` change ``ContextStatus/fleet``, the provider's health; an
+/// outage and its end are logged once each.
 ///
-/// The handle keeps its context alive while the provider holds it (as a running provider
-/// should); the ``FileValueProvider``'s does not, so releasing that context stops its watching.
+/// The handle keeps its context alive while the provider holds it, as a running provider should.
 public final class ValueProviderUpdates: Sendable {
     /// The name of the provider it was created for.
     public let providerName: String
-    /// The layer it feeds.
-    public let layer: ProviderLayer
-    private let target: Target
+    private let store: ContextStore
 
-    /// The store the deliveries go to, held strongly (a running provider keeps its context
-    /// alive) or weakly (the file provider, which the context's store itself keeps running).
-    private enum Target: Sendable {
-        case strong(ContextStore)
-        case weak(WeakContextStore)
-
-        var store: ContextStore? {
-            switch self {
-            case .strong(let store): return store
-            case .weak(let reference): return reference.store
-            }
-        }
-    }
-
-    init(store: ContextStore, providerName: String, layer: ProviderLayer, retainsContext: Bool) {
+    init(store: ContextStore, providerName: String) {
         self.providerName = providerName
-        self.layer = layer
-        target = retainsContext ? .strong(store) : .weak(WeakContextStore(store: store))
+        self.store = store
     }
-
-    private var store: ContextStore? { target.store }
-
-    /// Whether the context still exists to receive deliveries.
-    public var isAttached: Bool { store != nil }
 
     /// Replaces everything the provider feeds with `values` (by full key), as one transaction.
     ///
@@ -65,9 +42,6 @@ public final class ValueProviderUpdates: Sendable {
     /// does not fit is left out and reported at its ``ProvidedValue/path``, while every other key
     /// keeps working. Keys absent from `values` no longer come from this provider. It also marks
     /// the provider healthy at `revision`.
-    ///
-    /// For the ``ProviderLayer/files`` layer the context reads the files again through the
-    /// provider instead (the values given are not used).
     ///
     /// - Parameters:
     ///   - values: everything the provider holds now, by full key.
@@ -81,20 +55,14 @@ public final class ValueProviderUpdates: Sendable {
     public func replaceAll(
         _ values: [String: ProvidedValue], revision: Int64?, problems: [Diagnostic] = [], from origin: String? = nil
     ) -> [Diagnostic] {
-        guard let store = store else { return [] }
         store.providerDeliveries.add(1, ordering: .relaxed)
-        switch layer {
-        case .files:
-            return store.reload(ReloadRequest(definitions: .all, preferencesFile: false, overridesFile: false))
-        case .fleet:
-            let source = origin ?? providerName
-            // A value delivered without a location takes the source's name as its provenance.
-            let located =
-                values.values.contains { $0.origin.isEmpty }
-                ? values.mapValues { $0.origin.isEmpty ? ProvidedValue($0.value, origin: source, path: $0.path) : $0 }
-                : values
-            return store.replaceFleetLayer(located, source: source, revision: revision, problems: problems)
-        }
+        let source = origin ?? providerName
+        // A value delivered without a location takes the source's name as its provenance.
+        let located =
+            values.values.contains { $0.origin.isEmpty }
+            ? values.mapValues { $0.origin.isEmpty ? ProvidedValue($0.value, origin: source, path: $0.path) : $0 }
+            : values
+        return store.replaceFleetLayer(located, source: source, revision: revision, problems: problems)
     }
 
     /// Records that the provider reaches its store (again) at `revision`, with nothing to change.
@@ -103,7 +71,6 @@ public final class ValueProviderUpdates: Sendable {
     ///   - revision: the store revision reached, if it has revisions (the status keeps the highest).
     ///   - origin: the replica or endpoint reached, shown instead of the provider's name.
     public func reportHealthy(revision: Int64?, from origin: String? = nil) {
-        guard layer == .fleet, let store = store else { return }
         store.providerDeliveries.add(1, ordering: .relaxed)
         store.recordFleetReachable(source: origin ?? providerName, revision: revision)
     }
@@ -115,35 +82,7 @@ public final class ValueProviderUpdates: Sendable {
     ///   - error: why, in a sentence: `connection refused`.
     ///   - origin: the replica or endpoint that failed, shown instead of the provider's name.
     public func reportUnavailable(error: String, from origin: String? = nil) {
-        guard layer == .fleet, let store = store else { return }
         store.providerDeliveries.add(1, ordering: .relaxed)
         store.recordFleetUnreachable(source: origin ?? providerName, error: error)
     }
-
-    /// The file provider's watcher saw files change, by watch group: reads them again as one
-    /// transaction (see ``ContextStore/reload(_:)``).
-    func filesChanged(_ changed: [String: [String]]) {
-        guard let store = store else { return }
-        store.providerDeliveries.add(1, ordering: .relaxed)
-        store.reload(
-            ReloadRequest(
-                definitions: changed[FileValueProvider.definitionsGroup].map { .changed($0) } ?? .none,
-                preferencesFile: changed[FileValueProvider.preferencesGroup] != nil,
-                overridesFile: changed[FileValueProvider.overridesGroup] != nil))
-    }
-
-    /// Gives the context's store the watcher that feeds it, so releasing the context stops it.
-    func adopt(_ watcher: FileWatcher) {
-        guard let store = store else { return watcher.stop() }
-        let previous = store.watcher.withLock { current in
-            defer { current = watcher }
-            return current
-        }
-        if previous !== watcher { previous?.stop() }
-    }
-}
-
-/// A weak reference to a store, for handles that must not keep their context alive.
-struct WeakContextStore: Sendable {
-    weak var store: ContextStore?
 }

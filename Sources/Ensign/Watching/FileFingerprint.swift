@@ -37,20 +37,31 @@ struct FileFingerprint: Hashable, Sendable {
     static func contentHashes(of files: [String]) -> [String: UInt64] {
         var hashes: [String: UInt64] = [:]
         for path in files {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var hash = initialHash
             do {
-                try YAMLParser().streamFile(at: path) { chunk in
-                    for byte in chunk {
-                        hash ^= UInt64(byte)
-                        hash = hash &* 0x100_0000_01b3
-                    }
-                }
+                try YAMLParser().streamFile(at: path) { chunk in hash = Self.hash(chunk, continuing: hash) }
                 hashes[path] = hash
             } catch {
                 hashes[path] = 0
             }
         }
         return hashes
+    }
+
+    /// The hash ``contentHashes(of:)`` gives a file holding `contents`.
+    static func contentHash(of contents: [UInt8]) -> UInt64 {
+        hash(contents[...], continuing: initialHash)
+    }
+
+    private static let initialHash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private static func hash(_ bytes: some Sequence<UInt8>, continuing hash: UInt64) -> UInt64 {
+        var hash = hash
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
     }
 
     /// The files whose content differs between two sets of hashes (added and removed ones too), sorted.

@@ -16,6 +16,12 @@ import EnsignSupport
 /// polls the files' stat data. Either way a change is confirmed by a content hash before the
 /// callback, so touching a file or rewriting the same bytes reloads nothing.
 ///
+/// A file the context writes itself (the preferences and overrides files) is announced before
+/// it is replaced (``expectOwnWrite(of:contents:)``): when the check finds exactly those bytes,
+/// they are the new baseline and nothing is reported, so a persisted write is never read back
+/// as a reload. Any other content, including an edit that lands after the context's write, is
+/// a change as usual.
+///
 /// The watcher owns its file descriptor and dispatch sources; ``stop()`` (or releasing the
 /// watcher) cancels them and closes the descriptor.
 final class FileWatcher: Sendable {
@@ -40,6 +46,16 @@ final class FileWatcher: Sendable {
         var sources: [any DispatchSourceProtocol] = []
         var pendingCheck: DispatchWorkItem?
         var isStopped = false
+        /// The content hash of each file the context is writing or has just written, until a
+        /// check sees it (or sees other content after the write finished).
+        var ownWrites: [String: OwnWrite] = [:]
+    }
+
+    /// A write of the context's own, announced before the file is replaced.
+    private struct OwnWrite {
+        var hash: UInt64
+        /// Whether the file has been replaced: until then a check still finds the old content.
+        var isFinished = false
     }
 
     /// Starts watching; `onChange` runs on the watcher's queue with the changed files of each
@@ -94,6 +110,42 @@ final class FileWatcher: Sendable {
         queue.sync { check(force: true) }
     }
 
+    // MARK: The context's own writes
+
+    /// Announces that the context is about to replace `path` with `contents`: a check that
+    /// finds those bytes takes them as the file's baseline instead of a change. Call
+    /// ``ownWriteFinished(of:succeeded:)`` once the file is replaced (or the write failed).
+    func expectOwnWrite(of path: String, contents: [UInt8]) {
+        let hash = FileFingerprint.contentHash(of: contents)
+        state.withLock { $0.ownWrites[path] = OwnWrite(hash: hash) }
+    }
+
+    /// The write announced for `path` is done: from now on other content in the file is
+    /// someone else's. A failed write leaves the file as it was, so nothing is expected.
+    func ownWriteFinished(of path: String, succeeded: Bool) {
+        state.withLock { state in
+            if succeeded { state.ownWrites[path]?.isFinished = true } else { state.ownWrites[path] = nil }
+        }
+    }
+
+    /// Takes the context's own writes out of a group's new hashes: a file holding the bytes
+    /// the context wrote gets them as its previous hash too (no change). An expectation ends
+    /// when it is met, or when the write is finished and the file holds something else (an
+    /// edit that came after it).
+    private static func settleOwnWrites(
+        _ state: inout State, previous: inout [String: UInt64], hashes: [String: UInt64]
+    ) {
+        for (path, write) in state.ownWrites {
+            guard let hash = hashes[path] else { continue }
+            if hash == write.hash {
+                previous[path] = hash
+                state.ownWrites[path] = nil
+            } else if write.isFinished {
+                state.ownWrites[path] = nil
+            }
+        }
+    }
+
     // MARK: Checking
 
     /// Hashes every group's files, kept only when their stat data did not move while (or
@@ -127,7 +179,8 @@ final class FileWatcher: Sendable {
                 defer { state.hashes[group.name] = hashes }
                 // Without earlier hashes every file counts as changed; the reload then finds
                 // which values, if any, really changed.
-                guard let previous = state.hashes[group.name] else { return files.sorted() }
+                guard var previous = state.hashes[group.name] else { return files.sorted() }
+                Self.settleOwnWrites(&state, previous: &previous, hashes: hashes)
                 return FileFingerprint.changedFiles(from: previous, to: hashes)
             }
             if !changedFiles.isEmpty { changed[group.name] = changedFiles }

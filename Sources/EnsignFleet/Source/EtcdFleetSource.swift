@@ -29,7 +29,7 @@ import EnsignSupport
 /// has failed in a row, `AppContext.status` is degraded, with `ContextStatus.fleet` saying
 /// since when and why.
 ///
-/// It is a `ValueProvider` of the `ProviderLayer.fleet` layer: create one with
+/// It is a `ValueProvider` (it feeds the fleet layer): create one with
 /// ``init(configuration:)`` and give it to `AppContext.attach(_:)`, or call
 /// ``start(context:configuration:)``, which does both. It delivers through the context's
 /// `ValueProviderUpdates` handle like any provider, and passes EnsignTesting's
@@ -37,7 +37,7 @@ import EnsignSupport
 ///
 /// ```swift
 /// let fleet = try EtcdFleetSource(configuration: EtcdConfiguration(endpoints: ["http://127.0.0.1:2379"], keyPrefix: "/myapp/flags/"))
-/// try context.attach(fleet)
+/// context.attach(fleet)
 /// ```
 ///
 /// Observers of keys the fleet changes run on the source's thread. The fleet layer belongs
@@ -73,9 +73,6 @@ public final class EtcdFleetSource: ValueProvider {
     /// `etcd` and the endpoints: `etcd http://127.0.0.1:2379` (several are comma-separated).
     /// The status and the change log name the endpoint that delivered.
     public var name: String { "etcd " + configuration.endpoints.joined(separator: ",") }
-
-    /// `ProviderLayer.fleet`.
-    public var layer: ProviderLayer { .fleet }
 
     /// The values the source last delivered (every key under the prefix, by flag key, with
     /// the endpoint and the key's revision as provenance), the values it could not parse, and
@@ -117,7 +114,7 @@ public final class EtcdFleetSource: ValueProvider {
         -> EtcdFleetSource
     {
         let source = try EtcdFleetSource(configuration: configuration)
-        context.attachFleetProvider(source)
+        context.attach(source)
         return source
     }
 

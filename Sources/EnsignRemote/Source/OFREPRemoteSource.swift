@@ -14,7 +14,7 @@ import EnsignSupport
 ///     baseURL: "http://127.0.0.1:8016", evaluationContext: ["targetingKey": "user-42", "plan": "pro"])
 /// configuration.cacheFile = AppContextConfiguration.defaultStateDirectory(forApp: "banking").map { $0 + "/remote-flags.json" }
 /// let remote = try OFREPRemoteSource(configuration: configuration)
-/// try context.attach(remote)  // the cached values are in force when this returns
+/// context.attach(remote)  // the cached values are in force when this returns
 /// _ = remote.waitUntilSynced(timeout: .seconds(2))  // optional: wait for the server's values
 /// ```
 ///
@@ -111,9 +111,6 @@ public final class OFREPRemoteSource: ValueProvider {
 
     /// `ofrep` and the base URL: `ofrep http://127.0.0.1:8016`.
     public var name: String { "ofrep " + endpoint.description }
-
-    /// `ProviderLayer.fleet`.
-    public var layer: ProviderLayer { .fleet }
 
     /// The values the source last delivered, with the problems it found (flags the server
     /// could not evaluate, a cache it could not read or write); empty before the first delivery.

@@ -28,7 +28,7 @@ extension OFREPRemoteSource {
     /// let remote = try OFREPRemoteSource(
     ///     configuration: OFREPRemoteConfiguration(
     ///         baseURL: "https://flags.example.com", evaluationContext: ["targetingKey": "user-42"]))
-    /// try context.attach(remote)
+    /// context.attach(remote)
     /// ```
     ///
     /// Redirects are not followed (credentials would follow them): a 3xx is reported as the

@@ -102,7 +102,6 @@ enum SnippetPrelude {
             declaration: """
                 final class RemoteFlags: ValueProvider {
                     let name = "remote"
-                    let layer = ProviderLayer.fleet
                     let client: RemoteFlagClient
                     init(client: RemoteFlagClient) { self.client = client }
                     func currentValues() -> ProvidedValues { client.lastValues }

@@ -17,7 +17,6 @@ extension EtcdIntegrationTests {
             try client.put(prefix + "list.showPending", value: Array("true".utf8))
             let source = try EtcdFleetSource(configuration: testConfiguration([cluster.clientURLs[0]], prefix: prefix))
             #expect(source.name == "etcd \(cluster.clientURLs[0])")
-            #expect(source.layer == .fleet)
             let test = ValueProviderCompatibilityTest(definitions: bankDefinitions, quietPeriod: .milliseconds(500))
             let member = cluster.members[0]
             let outage: (Bool) throws -> Void = { isOut in
@@ -46,7 +45,7 @@ extension EtcdIntegrationTests {
             let context = try AppContext(definitions: bankDefinitions)
             let source = try EtcdFleetSource(configuration: testConfiguration(cluster.clientURLs, prefix: prefix))
             #expect(source.currentValues() == ProvidedValues(), "nothing before the first read")
-            try context.attach(source)
+            context.attach(source)
             defer { source.stop() }
             #expect(source.waitUntilSynced(timeout: .seconds(10)))
             let held = source.currentValues()

@@ -22,7 +22,7 @@ struct RemoteServeTests {
         defer { server.kill() }
         let context = try AppContext(definitions: appDefinitions)
         let source = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(transport.waitUntilLive(source, timeout: .seconds(10)), "ensign serve offers its event stream")
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
@@ -61,7 +61,7 @@ struct RemoteServeTests {
         // An offline start: the cache has the last evaluation, in force as attach returns.
         let offline = try AppContext(definitions: appDefinitions)
         let restarted = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
-        try offline.attach(restarted)
+        offline.attach(restarted)
         defer { restarted.stop() }
         #expect(offline.value(forKeyNamed: "list.pageSize") == 30)
         #expect(offline.value(forKeyNamed: "list.sortOrder") == "recent")

@@ -19,7 +19,7 @@ struct RemoteSourceTests {
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(configuration: testConfiguration(poll: .milliseconds(20)), transport: server)
         #expect(source.name == "ofrep \(testBaseURL)")
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
@@ -101,7 +101,7 @@ struct RemoteSourceTests {
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(configuration: testConfiguration(), transport: server)
         let start = ContinuousClock.now
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(waitUntil("the refusal", timeout: .seconds(10)) { context.status.fleet?.isReachable == false })
         #expect(context.status.fleet?.lastError?.contains("429") == true)

@@ -59,7 +59,7 @@ struct RemoteStreamTests {
         secure.state.withLock { $0.scripted = [(200, [("ETag", "\"a\"")], body(streams: streams))] }
         let second = try OFREPRemoteSource(configuration: configuration, transport: secure)
         let other = try AppContext(definitions: appDefinitions)
-        try other.attach(second)
+        other.attach(second)
         defer { second.stop() }
         #expect(second.waitUntilStreaming(timeout: .seconds(10)))
         let (endpoint, stream) = secure.state.withLock {

@@ -61,7 +61,7 @@ func attachedApp(
 ) throws -> (context: AppContext, source: OFREPRemoteSource) {
     let context = try AppContext(definitions: appDefinitions)
     let source = try OFREPRemoteSource(configuration: configuration, transport: server)
-    try context.attach(source)
+    context.attach(source)
     return (context, source)
 }
 

@@ -22,7 +22,7 @@ struct CurlTransportTests {
         configuration.caFile = served.certificate.certificate
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(configuration: configuration)
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(source.waitUntilStreaming(timeout: .seconds(20)), "the source follows the stream over https")
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
@@ -63,7 +63,7 @@ struct CurlTransportTests {
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(
             configuration: testConfiguration(poll: nil, baseURL: "https://127.0.0.1:\(served.proxy.port)"))
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(
             waitUntil("the TLS refusal", timeout: .seconds(10)) {

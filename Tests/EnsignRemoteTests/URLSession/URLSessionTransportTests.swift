@@ -61,7 +61,7 @@ struct URLSessionTransportTests {
         let before = context.value(forKeyNamed: "list.pageSize")
         let source = try RemoteTransportKind.urlSession.makeSource(
             testConfiguration(baseURL: "https://127.0.0.1:\(proxy.port)"))
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(waitUntil("the failure reported", timeout: .seconds(20)) { context.status.fleet?.isReachable == false })
         #expect(!source.isSynced)
@@ -87,7 +87,7 @@ struct URLSessionTransportTests {
         configuration.headers = ["Authorization": "Bearer secret"]
         let context = try AppContext(definitions: appDefinitions)
         let source = try transport.makeSource(configuration)
-        try context.attach(source)
+        context.attach(source)
         defer { source.stop() }
         #expect(waitUntil("the 307 reported", timeout: .seconds(20)) { (source.lastError ?? "").contains("307") })
         #expect(
@@ -112,7 +112,7 @@ struct URLSessionTransportTests {
         for round in 0..<60 {
             let context = try AppContext(definitions: appDefinitions)
             let source = try RemoteTransportKind.urlSession.makeSource(configuration)
-            try context.attach(source)
+            context.attach(source)
             // Stop at a different moment each round: before, during and after redirects.
             usleep(UInt32(random.next(below: 20_000)))
             source.stop()
@@ -132,7 +132,7 @@ struct URLSessionTransportTests {
         configuration.requestTimeout = .milliseconds(500)
         let context = try AppContext(definitions: appDefinitions)
         let source = try RemoteTransportKind.urlSession.makeSource(configuration)
-        try context.attach(source)
+        context.attach(source)
         #expect(waitUntil("the time-out", timeout: .seconds(20)) { (source.lastError ?? "").contains("timed out") })
         source.stop()
 
@@ -141,7 +141,7 @@ struct URLSessionTransportTests {
         let waiting = try RemoteTransportKind.urlSession.makeSource(configuration)
         let other = try AppContext(definitions: appDefinitions)
         let connections = silent.lines.filter { $0 == "CONNECTED" }.count
-        try other.attach(waiting)
+        other.attach(waiting)
         #expect(
             waitUntil("the request sent", timeout: .seconds(20)) {
                 silent.lines.filter { $0 == "CONNECTED" }.count > connections

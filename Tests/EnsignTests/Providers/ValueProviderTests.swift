@@ -7,26 +7,6 @@ import Testing
 
 @testable import Ensign
 
-/// The list sample in a definitions directory with a staging overlay (`list.sortOrder: name`)
-/// and a deployment file (`list.pageSize: 50`), for the file provider's tests.
-private struct StagingFiles {
-    let directory: TemporaryDirectory
-    let deployment: String
-
-    init() throws {
-        directory = try TemporaryDirectory()
-        try directory.write("flags/list.yaml", ListFixture.definitions)
-        try directory.write("flags/environments/staging.yaml", "flags:\n  list.sortOrder: name\n")
-        deployment = try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 50\n")
-    }
-
-    /// The files layer's configuration: these files, in staging.
-    var configuration: AppContextConfiguration {
-        AppContextConfiguration(
-            definitionsDirectory: directory.path + "/flags", environment: "staging", deploymentFiles: [deployment])
-    }
-}
-
 @Suite("Value providers")
 struct ValueProviderTests {
     @Test("The in-memory provider passes the compatibility test")
@@ -48,64 +28,11 @@ struct ValueProviderTests {
         }
     }
 
-    @Test(
-        "The file provider passes the compatibility test: a deployment file edit is delivered by its watcher",
-        .blocksItsThread)
-    func fileCompatibility() throws {
-        let files = try StagingFiles()
-        let directory = files.directory
-        var configuration = files.configuration
-        configuration.pollInterval = .milliseconds(100)
-        configuration.watchDebounce = .milliseconds(10)
-        let provider = FileValueProvider(configuration: configuration)
-        let test = ValueProviderCompatibilityTest(quietPeriod: .milliseconds(400))
-        try test.check(provider) { round in
-            switch round {
-            case .attached:
-                try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 60\n")
-                return ["list.pageSize": 60, "list.sortOrder": "name"]
-            case .stopped:
-                try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 70\n")
-                return ["list.pageSize": 70]
-            }
-        }
-    }
-
-    @Test("The file provider shows what layers 2–4 resolve to, with the layer and position of each value")
-    func fileCurrentValues() throws {
-        let files = try StagingFiles()
-        let provider = FileValueProvider(configuration: files.configuration)
-        #expect(provider.name == "files \(files.directory.path)/flags")
-        #expect(provider.layer == .files)
-        let held = provider.currentValues()
-        #expect(held.diagnostics.isEmpty)
-        #expect(
-            held.values.mapValues(\.value) == [
-                "list.pageSize": 50, "list.sortOrder": "name", "list.showPending": false,
-            ])
-        #expect(held.values["list.pageSize"]?.provenance.description == "deployment \(files.deployment):2:18")
-        #expect(held.values["list.sortOrder"]?.provenance.layer == .environment)
-        #expect(held.values["list.showPending"]?.provenance.layer == .definition)
-        let context = try AppContext(files: provider)
-        #expect(context.details(forKeyNamed: "list.pageSize").source == held.values["list.pageSize"]?.provenance)
-    }
-
-    @Test("A context refuses to attach a files-layer provider: it is built from one")
-    func filesAreNotAttached() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("flags/list.yaml", ListFixture.definitions)
-        let provider = FileValueProvider(
-            configuration: AppContextConfiguration(definitionsDirectory: directory.path + "/flags", environment: "test")
-        )
-        let context = try AppContext(definitions: ListFixture.definitions)
-        #expect(throws: ValueProviderError.notAttachable(provider.name)) { try context.attach(provider) }
-    }
-
     @Test("An in-memory provider feeds the fleet layer, reports its health, and is named in provenance and status")
     func inMemoryFleetLayer() throws {
         let context = try AppContext(definitions: ListFixture.definitions)
         let provider = InMemoryValueProvider(["list.pageSize": 50], name: "memory test")
-        try context.attach(provider)
+        context.attach(provider)
         defer { provider.stop() }
         let details = context.details(forKeyNamed: "list.pageSize")
         #expect(details.value == 50 && details.reason == .staticValue)
@@ -137,7 +64,7 @@ struct ValueProviderTests {
     func observerWritesBack() throws {
         let context = try AppContext(definitions: ListFixture.definitions)
         let provider = InMemoryValueProvider(["list.pageSize": 50])
-        try context.attach(provider)
+        context.attach(provider)
         defer { provider.stop() }
         let seen = Recorder<JSONValue?>()
         let token = context.observe(keysNamed: ["list.pageSize"]) { batch in
@@ -191,8 +118,6 @@ private final class LeakyProvider: ValueProvider {
         self.name = name
         self.origin = origin
     }
-
-    var layer: ProviderLayer { .fleet }
 
     func currentValues() -> ProvidedValues {
         let value = state.withLock { $0.value }

@@ -66,7 +66,7 @@ private final class RemoteApp {
             baseURL: baseURL, evaluationContext: ["targetingKey": .string(user)])
         configuration.pollInterval = nil  // the stream alone
         source = try OFREPRemoteSource(configuration: configuration)
-        try context.attach(source)
+        context.attach(source)
         guard source.waitUntilStreaming(timeout: .seconds(10)) else {
             source.stop()
             throw BenchmarkFailure("the remote source did not connect its event stream to \(baseURL)")
