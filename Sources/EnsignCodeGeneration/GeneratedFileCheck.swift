@@ -27,7 +27,7 @@ public struct GeneratedFileCheck: Sendable {
     ///
     /// - Parameter sourceDirectories: the directories the definitions were loaded from (see
     ///   ``KeyGenerationOptions/sourceDirectories``).
-    public func check(against definitions: DefinitionSet, sourceDirectories: [String]) -> [Diagnostic] {
+    package func check(against definitions: DefinitionSet, sourceDirectories: [String]) -> [Diagnostic] {
         guard let header = GeneratedKeysHeader(parsing: contents) else {
             return [
                 Diagnostic(

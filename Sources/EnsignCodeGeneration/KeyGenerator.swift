@@ -47,7 +47,7 @@ public struct KeyGenerator: Sendable {
     /// Generates the Swift file for `definitions`.
     ///
     /// Takes time proportional to the number of keys and the size of their defaults.
-    public func generate(from definitions: DefinitionSet) -> KeyGenerationResult {
+    package func generate(from definitions: DefinitionSet) -> KeyGenerationResult {
         let plan = KeyPlan(definitions: definitions)
         guard !plan.diagnostics.containsErrors else {
             return KeyGenerationResult(source: nil, diagnostics: plan.diagnostics, keyCount: 0)

@@ -25,7 +25,7 @@ extension AppContext {
     ///
     /// Membership is read when the change is delivered, from the definitions the change left:
     /// a reload that moves a flag into the set reports it from then on. A transaction that
-    /// changes none of the set's flags runs nothing and logs no run in ``changeLog``.
+    /// changes none of the set's flags runs nothing and logs no run in the change log (`ensign log`).
     ///
     /// ```swift
     /// let token = context.observe(flagSet: "payments", label: "payments menu") { batch in

@@ -155,10 +155,10 @@ public final class AppContext: Sendable {
     public var environment: String { store.snapshot().inputs.environment }
 
     /// The definitions the context uses.
-    public var definitions: DefinitionSet { store.snapshot().layout.definitions }
+    package var definitions: DefinitionSet { store.snapshot().layout.definitions }
 
     /// Recent transactions, oldest first: cause, keys changed, observers run and their durations.
-    public var changeLog: [ContextTransaction] { store.changeLog.transactions }
+    package var changeLog: [ContextTransaction] { store.changeLog.transactions }
 
     /// The name used for this context in the change log (`root`, or a child's label).
     public var label: String { store.label }
@@ -181,7 +181,7 @@ public struct ContextStatus: Sendable, Hashable {
     /// When the context became degraded.
     public var since: WallClockTime?
     /// The fleet layer's health, when a fleet source feeds the context.
-    public var fleet: FleetStatus? = nil
+    public var fleet: FleetHealth? = nil
     /// Flags that read `PARSE_ERROR` because their file configures them in a way that cannot
     /// be served — a targeting rule that does not compile, a `defaultVariant` that names no
     /// variant — one warning per flag, whose message names the problem's file:line:column.

@@ -128,11 +128,13 @@ extension ContextStore {
 
     /// Changes the fleet layer's health as reported by its source; returns it before and after.
     func updateFleetStatus(
-        source: String, _ change: (inout FleetStatus) -> Void
-    ) -> (before: FleetStatus?, after: FleetStatus) {
+        source: String, _ change: (inout ContextStatus.FleetHealth) -> Void
+    ) -> (before: ContextStatus.FleetHealth?, after: ContextStatus.FleetHealth) {
         tree.writer.withLock { state in
             let before = state.fleet
-            if state.fleet == nil { state.fleet = FleetStatus(source: source, revision: 0, isReachable: true) }
+            if state.fleet == nil {
+                state.fleet = ContextStatus.FleetHealth(source: source, revision: 0, isReachable: true)
+            }
             state.updateFleet(change)
             return (before, state.fleet!)
         }

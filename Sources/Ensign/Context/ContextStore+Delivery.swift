@@ -32,7 +32,7 @@ extension ContextStore {
         delivery.enqueue { [self] in
             // Diffed against what the observers last saw, which is `old` when every earlier
             // round has been delivered, as the queue guarantees.
-            let delivered = childState!.withLock { state -> [KeyChange] in
+            let delivered = childState!.withLock { state -> [ChangeBatch.Change] in
                 defer {
                     state.delivered = new
                     state.deliveredLayers = layers
@@ -49,11 +49,11 @@ extension ContextStore {
     /// The changes of `keys` between two snapshots (with `onlyChanged`, only those whose value differs).
     private static func changes(
         of keys: [String], from old: ContextSnapshot, to new: ContextSnapshot, onlyChanged: Bool = false
-    ) -> [KeyChange] {
+    ) -> [ChangeBatch.Change] {
         keys.compactMap { key in
             let (before, after) = (old.entry(named: key), new.entry(named: key))
             if onlyChanged, before.hasSameValue(as: after) { return nil }
-            return KeyChange(key: key, oldValue: before.value, newValue: after.value, source: after.source)
+            return ChangeBatch.Change(key: key, oldValue: before.value, newValue: after.value, source: after.source)
         }
     }
 
@@ -120,7 +120,7 @@ extension ContextStore {
         _ parentBatch: ChangeBatch, parentSnapshot: ContextSnapshot, sequence: UInt64, retargeted: [String]
     ) {
         guard let childState else { return }
-        let round = childState.withLock { state -> (ContextSnapshot, [KeyChange], layoutChanged: Bool)? in
+        let round = childState.withLock { state -> (ContextSnapshot, [ChangeBatch.Change], layoutChanged: Bool)? in
             // Rounds committed before the child existed are already in its first snapshot.
             guard sequence > state.createdAt else { return nil }
             let new = Self.derive(from: parentSnapshot, layers: state.deliveredLayers, sequence: 0)

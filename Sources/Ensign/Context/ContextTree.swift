@@ -69,7 +69,7 @@ struct RootState {
     /// Problems not yet cleared by a good reload (or write), by the files they concern.
     var problems: [ProblemArea: ProblemRecord] = [:]
     /// The fleet layer's health, once a fleet source has reported.
-    var fleet: FleetStatus?
+    var fleet: ContextStatus.FleetHealth?
 
     /// The files whose failures are tracked separately: a good reload (or, for the writes,
     /// a good save) of one clears its own.

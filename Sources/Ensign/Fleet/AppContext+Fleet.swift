@@ -111,7 +111,7 @@ extension ContextStore {
 extension RootState {
     /// Applies `change` to the fleet status, then brings its diagnostics and `since` in step
     /// with the current fleet layer.
-    mutating func updateFleet(_ change: (inout FleetStatus) -> Void) {
+    mutating func updateFleet(_ change: (inout ContextStatus.FleetHealth) -> Void) {
         guard var status = fleet else { return }
         let wasDegraded = status.isDegraded
         change(&status)

@@ -72,19 +72,16 @@ public typealias UserPreferenceKey<Value: FlagValueConvertible> = ContextKey<Val
 ///
 /// The kinds are named `…KeyKind` rather than `FlagKind`: that shorter name reads as a flag's
 /// value type (bool, string, …), and is one that apps (and this package's tests) already use.
-public protocol KeyKind: Sendable {
-    /// Where keys of this kind are declared in definitions files.
-    static var definitionKind: FlagDefinition.Kind { get }
-}
+public protocol KeyKind: Sendable {}
 
 /// The kind of a ``FlagKey``: declared under `flags:`. Never instantiated.
-public enum FlagKeyKind: KeyKind {
-    /// Flags are declared under `flags:`.
-    public static var definitionKind: FlagDefinition.Kind { .flag }
-}
+public enum FlagKeyKind: KeyKind {}
 
 /// The kind of a ``UserPreferenceKey``: declared under `preferences:`. Never instantiated.
-public enum PreferenceKeyKind: KeyKind {
-    /// Preferences are declared under `preferences:`.
-    public static var definitionKind: FlagDefinition.Kind { .preference }
+public enum PreferenceKeyKind: KeyKind {}
+
+extension KeyKind {
+    /// Where keys of this kind are declared in definitions files: only the two kinds above
+    /// conform, so a kind that is not the preferences' is the flags'.
+    package static var definitionKind: FlagDefinition.Kind { self == PreferenceKeyKind.self ? .preference : .flag }
 }

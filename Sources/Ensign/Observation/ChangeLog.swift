@@ -40,47 +40,35 @@ extension ChangeCause: CustomStringConvertible {
     }
 }
 
-/// One key's change in a transaction.
-public struct KeyChange: Sendable, Hashable {
-    /// The full key.
-    public var key: String
-    /// The value before (`nil`: the code default applied).
-    public var oldValue: JSONValue?
-    /// The value after (`nil`: the code default applies).
-    public var newValue: JSONValue?
-    /// Where the new value comes from.
-    public var source: ValueSource
-}
-
 /// A record of one transaction: its cause, what changed, and which observers ran for how long.
-public struct ContextTransaction: Sendable, Hashable, Identifiable {
+package struct ContextTransaction: Sendable, Hashable, Identifiable {
     /// Increases with each transaction of a context tree.
-    public var id: UInt64
+    package var id: UInt64
     /// When it was committed.
-    public var time: WallClockTime
+    package var time: WallClockTime
     /// What caused it.
-    public var cause: ChangeCause
+    package var cause: ChangeCause
     /// The label of the context it was committed in (`root`, or a child's label).
-    public var context: String
+    package var context: String
     /// The keys whose values changed.
-    public var changes: [KeyChange]
+    package var changes: [ChangeBatch.Change]
     /// The observers that ran, in order.
-    public var observerRuns: [ObserverRun]
+    package var observerRuns: [ObserverRun]
     /// Problems reported with it (a failed reload's diagnostics).
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 }
 
 extension ContextTransaction {
     /// One observer's run during a transaction's delivery.
-    public struct ObserverRun: Sendable, Hashable {
+    package struct ObserverRun: Sendable, Hashable {
         /// The label given when observing (or `observer #N`).
-        public var label: String
+        package var label: String
         /// The keys it was told about.
-        public var keys: [String]
+        package var keys: [String]
         /// How long it ran.
-        public var duration: Duration
+        package var duration: Duration
         /// Whether it ran longer than the slow-observer threshold.
-        public var isSlow: Bool
+        package var isSlow: Bool
     }
 }
 
@@ -105,7 +93,7 @@ final class ChangeLog: Sendable {
 
     /// Records a transaction and returns its identifier.
     func record(
-        cause: ChangeCause, context: String, changes: [KeyChange], diagnostics: [Diagnostic] = []
+        cause: ChangeCause, context: String, changes: [ChangeBatch.Change], diagnostics: [Diagnostic] = []
     ) -> UInt64 {
         state.withLock { state in
             let identifier = state.nextIdentifier

@@ -192,7 +192,7 @@ public final class ContextSnapshot: Sendable {
     }
 
     /// The definition of a full key name.
-    public func definition(forKeyNamed name: String) -> FlagDefinition? {
+    package func definition(forKeyNamed name: String) -> FlagDefinition? {
         layout.definitions[name]
     }
 }

@@ -12,7 +12,7 @@
 ///     forKeyNamed: "transfers.newFlow", default: false,
 ///     context: EvaluationContext(targetingKey: "user-42", attributes: ["country": "FR"]))
 /// ```
-public struct FlagEvaluator: Sendable {
+package struct FlagEvaluator: Sendable {
     let baseInputs: ContextInputs
     /// Every key resolved once without an evaluation context: a flag without targeting is
     /// the same for every context, so evaluating it is a lookup.
@@ -20,7 +20,7 @@ public struct FlagEvaluator: Sendable {
 
     /// Creates an evaluator over `definitions` (a context's ``AppContext/definitions``, say),
     /// for `environment`'s inline values.
-    public init(definitions: DefinitionSet, environment: String = "") {
+    package init(definitions: DefinitionSet, environment: String = "") {
         self.init(definitions: definitions, environment: environment, environmentOverlay: nil, deploymentOverlays: [])
     }
 
@@ -31,7 +31,7 @@ public struct FlagEvaluator: Sendable {
     /// ```swift
     /// let evaluator = FlagEvaluator(filesOf: context)
     /// ```
-    public init(filesOf context: AppContext) {
+    package init(filesOf context: AppContext) {
         let inputs = context.store.snapshot().inputs
         self.init(
             definitions: inputs.layout.definitions, environment: inputs.environment,
@@ -49,7 +49,7 @@ public struct FlagEvaluator: Sendable {
     }
 
     /// Evaluates a key for `context`, reading the value as `Value`.
-    public func details<Value: FlagValueConvertible>(
+    package func details<Value: FlagValueConvertible>(
         forKeyNamed key: String, default defaultValue: Value, context: EvaluationContext = .empty
     ) -> ResolutionDetails<Value> {
         let (entry, definition) = resolve(key, context: context)
@@ -58,7 +58,7 @@ public struct FlagEvaluator: Sendable {
 
     /// Evaluates a key for `context` without a Swift type: `value` is `null` when the
     /// caller's default applies (no flag value is ever `null`).
-    public func details(forKeyNamed key: String, context: EvaluationContext = .empty) -> ResolutionDetails<JSONValue> {
+    package func details(forKeyNamed key: String, context: EvaluationContext = .empty) -> ResolutionDetails<JSONValue> {
         let (entry, definition) = resolve(key, context: context)
         return ResolutionDetails(key: key, entry: entry, definition: definition)
     }

@@ -7,33 +7,33 @@
 ///     print(layer.isWinner ? "→" : " ", layer.source, layer.value.jsonText)
 /// }
 /// ```
-public struct KeyExplanation: Sendable {
+package struct KeyExplanation: Sendable {
     /// One layer's value for the key.
-    public struct LayerValue: Sendable, Hashable {
+    package struct LayerValue: Sendable, Hashable {
         /// Where the value comes from (layer, file position, who set it and when).
-        public var source: ValueSource
+        package var source: ValueSource
         /// The value this layer has.
-        public var value: JSONValue
+        package var value: JSONValue
         /// Whether this is the value in force.
-        public var isWinner: Bool
+        package var isWinner: Bool
         /// Extra context: "targeting returned null", "variant on", …
-        public var note: String?
+        package var note: String?
     }
 
     /// The full key.
-    public var key: String
+    package var key: String
     /// Its definition, when it has one.
-    public var definition: FlagDefinition?
+    package var definition: FlagDefinition?
     /// The value in force (`nil`: the code default).
-    public var value: JSONValue?
+    package var value: JSONValue?
     /// Why.
-    public var reason: ResolutionReason
+    package var reason: ResolutionReason
     /// What went wrong, if anything.
-    public var errorCode: ResolutionErrorCode?
+    package var errorCode: ResolutionErrorCode?
     /// Every layer with a value, lowest first.
-    public var layers: [LayerValue]
+    package var layers: [LayerValue]
     /// The most recent transactions that changed the key, oldest first.
-    public var recentChanges: [ContextTransaction]
+    package var recentChanges: [ContextTransaction]
 }
 
 extension ContextSnapshot {
@@ -111,7 +111,7 @@ extension ContextSnapshot {
 extension AppContext {
     /// Every layer's value for a key given by name (relative to this context's scope), the
     /// winner marked, and the key's recent changes.
-    public func explain(keyNamed name: String) -> KeyExplanation {
+    package func explain(keyNamed name: String) -> KeyExplanation {
         store.snapshot().explanation(of: fullName(name), changeLog: store.changeLog.transactions)
     }
 }

@@ -51,7 +51,7 @@ public struct OFREPFlagSetSelector: Sendable, Hashable, CustomStringConvertible 
     public var description: String { "\(Self.metadataKey)=\(flagSetID)" }
 
     /// Whether the flag `definition` belongs to the selected set.
-    public func selects(_ definition: FlagDefinition) -> Bool {
+    package func selects(_ definition: FlagDefinition) -> Bool {
         definition.flagSetID == flagSetID
     }
 

@@ -14,7 +14,7 @@ struct ChangeLogTests {
         #expect(last.cause == .override(actor: "cli"))
         #expect(
             last.changes == [
-                KeyChange(
+                ChangeBatch.Change(
                     key: "beneficiaries.pageSize", oldValue: 20, newValue: 30,
                     source: last.changes.first!.source)
             ])

@@ -10,15 +10,15 @@ import EnsignYAML
 ///     print(pageSize.type, pageSize.summary ?? "", pageSize.location)  // int … flags/beneficiaries.yaml:4:3
 /// }
 /// ```
-public struct DefinitionSet: Sendable {
+package struct DefinitionSet: Sendable {
     /// Every key, sorted.
-    public let keys: [String]
+    package let keys: [String]
     /// The definitions in the order of ``keys``.
-    public let orderedDefinitions: [FlagDefinition]
+    package let orderedDefinitions: [FlagDefinition]
     /// Named targeting rules from `$evaluators:` in any file, shared by all files.
     package let evaluators: [String: LocatedValue]
     /// The files the definitions came from, in load order.
-    public let files: [String]
+    package let files: [String]
     /// Each key's index in ``keys``: also the key's slot in every snapshot, so a context's
     /// layout shares these arrays instead of building its own. Keys are matched by their
     /// Unicode scalars, as flagd matches them (see `ExactText`).
@@ -46,10 +46,10 @@ public struct DefinitionSet: Sendable {
     }
 
     /// A set with no definitions.
-    public static let empty = DefinitionSet(definitions: [])
+    package static let empty = DefinitionSet(definitions: [])
 
     /// The definition for a full key, matched by its Unicode scalars.
-    public subscript(key: String) -> FlagDefinition? {
+    package subscript(key: String) -> FlagDefinition? {
         index(ofKey: key).map { orderedDefinitions[$0] }
     }
 
@@ -59,10 +59,10 @@ public struct DefinitionSet: Sendable {
     /// The definitions by full key. Built on each call (O(n)): use the subscript to look one up.
     /// Keys that differ only by Unicode normalisation are one `String` key here (the first in
     /// ``keys`` is kept); the subscript tells them apart.
-    public var definitions: [String: FlagDefinition] {
+    package var definitions: [String: FlagDefinition] {
         Dictionary(zip(keys, orderedDefinitions)) { first, _ in first }
     }
 
     /// How many keys are defined.
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 }

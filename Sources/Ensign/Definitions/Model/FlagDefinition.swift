@@ -6,9 +6,9 @@ import EnsignYAML
 /// Definitions are immutable values produced by the loader. Both forms of the file
 /// format produce the same model: the compact form (`type`, `default`) and flagd's long form
 /// (`state`, `variants`, `defaultVariant`, `targeting`).
-public struct FlagDefinition: Sendable {
+package struct FlagDefinition: Sendable {
     /// Whether a key is a flag (set by developers and operators) or a user preference.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// Declared under `flags:`.
         case flag
         /// Declared under `preferences:`; the user's own value wins over files.
@@ -16,22 +16,22 @@ public struct FlagDefinition: Sendable {
     }
 
     /// The full key, namespace included: `beneficiaries.showPendingList`.
-    public var key: String { storage.key }
+    package var key: String { storage.key }
     /// Flag or preference.
-    public var kind: Kind { storage.kind }
+    package var kind: Kind { storage.kind }
     /// The value type.
-    public var type: FlagType { storage.type }
+    package var type: FlagType { storage.type }
     /// The definition's default (layer 2 of the resolution order), or `nil` when a flagd
     /// flag has no `defaultVariant` and the code default applies.
     package var defaultValue: LocatedValue? {
         storage.defaultValue.map { LocatedValue($0, at: storage.defaultPosition.sourcePosition) }
     }
     /// Named values (flagd variants), matched by exact name; empty for compact flags without `variants:`.
-    public var variants: FlagVariants { storage.rules?.variants ?? .none }
+    package var variants: FlagVariants { storage.rules?.variants ?? .none }
     /// The variant the default comes from, for flags with variants.
-    public var defaultVariant: String? { storage.rules?.defaultVariant }
+    package var defaultVariant: String? { storage.rules?.defaultVariant }
     /// Whether the flag is enabled (`state: DISABLED` makes every read return the code default).
-    public var isEnabled: Bool { storage.isEnabled }
+    package var isEnabled: Bool { storage.isEnabled }
     /// The targeting rule as written, when there is one.
     ///
     /// Once compiled, the rule is kept as its JSON text and read back here on each call: use
@@ -48,29 +48,29 @@ public struct FlagDefinition: Sendable {
     /// Values given inline under `environments:`, by environment name.
     package var environmentValues: EnvironmentValues { storage.environmentValues }
     /// Allowed values, from `enum:`.
-    public var allowedValues: [JSONValue]? { storage.constraints?.allowedValues }
+    package var allowedValues: [JSONValue]? { storage.constraints?.allowedValues }
     /// Inclusive lower bound, from `minimum:`.
-    public var minimum: Double? { storage.constraints?.minimum }
+    package var minimum: Double? { storage.constraints?.minimum }
     /// Inclusive upper bound, from `maximum:`.
-    public var maximum: Double? { storage.constraints?.maximum }
+    package var maximum: Double? { storage.constraints?.maximum }
     /// What the flag does, from `description:`.
-    public var summary: String? { storage.summary }
+    package var summary: String? { storage.summary }
     /// Who owns it, from `owner:`.
-    public var owner: String? { storage.owner }
+    package var owner: String? { storage.owner }
     /// When it should be removed, from `expires:` (a `YYYY-MM-DD` day).
     package var expires: CalendarDay? { storage.constraints?.expires }
     /// Flag metadata with the file's flag-set metadata merged underneath.
-    public var metadata: [String: JSONValue] { storage.metadata }
+    package var metadata: [String: JSONValue] { storage.metadata }
     /// The flag set the flag belongs to: `flagSetId` in its metadata (its own, or its file's),
     /// as flagd groups flags; `nil` when it names none.
-    public var flagSetID: String? { storage.metadata[Self.flagSetMetadataKey]?.stringValue }
+    package var flagSetID: String? { storage.metadata[Self.flagSetMetadataKey]?.stringValue }
     /// The metadata key that names a flag's set, as flagd names it.
-    public static let flagSetMetadataKey = "flagSetId"
+    package static let flagSetMetadataKey = "flagSetId"
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
     /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
-    public var swiftType: String? { storage.constraints?.swiftType }
+    package var swiftType: String? { storage.constraints?.swiftType }
     /// Where the key is declared.
-    public var location: SourcePosition { storage.position.sourcePosition }
+    package var location: SourcePosition { storage.position.sourcePosition }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it
     /// compiles; kept ``TargetingRule/withoutFindings`` (the loader has reported its warnings and
     /// checked its possible results).
@@ -79,7 +79,7 @@ public struct FlagDefinition: Sendable {
     /// all (it nests too deep) the flag resolves with
     /// `PARSE_ERROR`; otherwise the parts named (an unknown operator, a `$ref` to no evaluator)
     /// fail with `PARSE_ERROR` only where an evaluation reaches them, as in flagd.
-    public var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
+    package var targetingProblem: String? { storage.rules?.targeting.compiled?.problem }
 
     /// Why the flag cannot be served at all — a `defaultVariant` that is not a string, a rule
     /// that does not compile — as the message its evaluations carry with `PARSE_ERROR`
@@ -104,7 +104,7 @@ public struct FlagDefinition: Sendable {
     /// evaluation falls to the default, and an unknown operator with `PARSE_ERROR` only where
     /// one reaches it; a `defaultVariant` that is not a string, or a rule that does not compile,
     /// fails every evaluation with `PARSE_ERROR`.
-    public var configurationProblem: String? {
+    package var configurationProblem: String? {
         if let problem = servingProblem { return problem }
         var problems: [String] = []
         if let problem = missingDefaultVariant {
@@ -254,7 +254,7 @@ extension FlagDefinition {
     }
 
     /// The name of the variant whose value is `value`, if the flag has one.
-    public func variantName(for value: JSONValue) -> String? {
+    package func variantName(for value: JSONValue) -> String? {
         if let defaultVariant, variants[defaultVariant] == value { return defaultVariant }
         return variants.names.sorted().first { variants[$0] == value }
     }
@@ -266,7 +266,7 @@ extension FlagDefinition {
 
     /// The value converted to this key's type, or why it is not acceptable (wrong type, not
     /// in `enum`, out of bounds).
-    package func check(_ value: JSONValue) -> Result<JSONValue, ValueProblem> {
+    package func check(_ value: JSONValue) -> Result<JSONValue, ContextWriteError.ValueProblem> {
         rules.check(value)
     }
 }

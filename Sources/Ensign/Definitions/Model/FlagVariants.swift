@@ -10,13 +10,13 @@ import EnsignYAML
 /// let variants: FlagVariants = ["on": true, "off": false]
 /// print(variants["on"] ?? .null)  // true
 /// ```
-public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One variant: its name and value.
-    public struct Variant: Sendable, Hashable {
+    package struct Variant: Sendable, Hashable {
         /// The name, as written.
-        public let name: String
+        package let name: String
         /// The value.
-        public let value: JSONValue
+        package let value: JSONValue
     }
 
     private let variants: [Variant]
@@ -29,7 +29,7 @@ public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionar
     private static let scannedCount = 8
 
     /// Variants in the given order; of two with the same name, the first is kept.
-    public init(_ variants: [(name: String, value: JSONValue)]) {
+    package init(_ variants: [(name: String, value: JSONValue)]) {
         var kept: [Variant] = []
         var positions: [ExactText: Int] = [:]
         for (name, value) in variants where positions[ExactText(name)] == nil {
@@ -41,41 +41,41 @@ public struct FlagVariants: Sendable, Hashable, Sequence, ExpressibleByDictionar
     }
 
     /// Variants from a literal, in its order.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { (name: $0.0, value: $0.1) })
     }
 
     /// No variants.
-    public static let none = FlagVariants([])
+    package static let none = FlagVariants([])
 
     /// The value of the variant named exactly `name`, if there is one.
-    public subscript(name: String) -> JSONValue? {
+    package subscript(name: String) -> JSONValue? {
         let key = ExactText(name)
         if variants.count <= Self.scannedCount { return variants.first { ExactText($0.name) == key }?.value }
         return positions[key].map { variants[$0].value }
     }
 
     /// The names, in file order.
-    public var names: [String] { variants.map(\.name) }
+    package var names: [String] { variants.map(\.name) }
 
     /// Whether there are no variants.
-    public var isEmpty: Bool { variants.isEmpty }
+    package var isEmpty: Bool { variants.isEmpty }
 
     /// How many variants there are.
-    public var count: Int { variants.count }
+    package var count: Int { variants.count }
 
     /// The variants, in file order.
-    public func makeIterator() -> IndexingIterator<[Variant]> {
+    package func makeIterator() -> IndexingIterator<[Variant]> {
         variants.makeIterator()
     }
 
     /// Equal when the same names (exactly) hold the same values, in any order.
-    public static func == (lhs: FlagVariants, rhs: FlagVariants) -> Bool {
+    package static func == (lhs: FlagVariants, rhs: FlagVariants) -> Bool {
         lhs.count == rhs.count && lhs.variants.allSatisfy { rhs[$0.name] == $0.value }
     }
 
     /// Hashes the names and values independently of their order.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var combined = 0
         for variant in variants {
             var own = Hasher()

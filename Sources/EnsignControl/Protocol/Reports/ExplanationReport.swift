@@ -17,7 +17,7 @@ public struct LayerReport: Codable, Sendable, Hashable {
     }
 
     /// Creates a report of `layer`.
-    public init(_ layer: KeyExplanation.LayerValue) {
+    package init(_ layer: KeyExplanation.LayerValue) {
         source = SourceReport(layer.source)
         value = layer.value
         isWinner = layer.isWinner
@@ -50,7 +50,7 @@ public struct ExplanationReport: Codable, Sendable, Hashable {
     public var recentChanges: [TransactionReport]
 
     /// Creates a report of `explanation`.
-    public init(_ explanation: KeyExplanation) {
+    package init(_ explanation: KeyExplanation) {
         key = explanation.key
         kind = explanation.definition?.kind.rawValue
         type = explanation.definition?.type.rawValue

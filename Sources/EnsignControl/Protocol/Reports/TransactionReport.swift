@@ -53,7 +53,7 @@ public struct ChangeReport: Codable, Sendable, Hashable {
     }
 
     /// Creates a report of `change`.
-    public init(_ change: KeyChange) {
+    public init(_ change: ChangeBatch.Change) {
         key = change.key
         oldValue = change.oldValue
         newValue = change.newValue
@@ -78,7 +78,7 @@ public struct ObserverRunReport: Codable, Sendable, Hashable {
     }
 
     /// Creates a report of `run`.
-    public init(_ run: ContextTransaction.ObserverRun) {
+    package init(_ run: ContextTransaction.ObserverRun) {
         label = run.label
         keys = run.keys
         let (seconds, attoseconds) = run.duration.components
@@ -106,7 +106,7 @@ public struct TransactionReport: Codable, Sendable, Hashable, Identifiable {
     public var diagnostics: [String]
 
     /// Creates a report of `transaction`.
-    public init(_ transaction: ContextTransaction) {
+    package init(_ transaction: ContextTransaction) {
         id = transaction.id
         time = transaction.time.description
         cause = CauseReport(transaction.cause)
