@@ -366,14 +366,14 @@ final class PersistentOverlayFile: Sendable {
         }
         let bytes = Array(text.utf8)
         let announcedTo = announcing ? watcher.withLock { $0.watcher } : nil
-        announcedTo?.expectOwnWrite(of: path, contents: bytes)
+        let announced = announcedTo?.expectOwnWrite(of: path, contents: bytes)
         do throws(FileSystem.Failure) {
             try FileSystem.writeAtomically(bytes, to: path)
         } catch {
-            announcedTo?.ownWriteFinished(of: path, succeeded: false)
+            if let announced { announcedTo?.ownWriteFinished(announced, succeeded: false) }
             throw error
         }
-        announcedTo?.ownWriteFinished(of: path, succeeded: true)
+        if let announced { announcedTo?.ownWriteFinished(announced, succeeded: true) }
     }
 }
 

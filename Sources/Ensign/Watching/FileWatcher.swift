@@ -46,16 +46,21 @@ final class FileWatcher: Sendable {
         var sources: [any DispatchSourceProtocol] = []
         var pendingCheck: DispatchWorkItem?
         var isStopped = false
-        /// The content hash of each file the context is writing or has just written, until a
-        /// check sees it (or sees other content after the write finished).
-        var ownWrites: [String: OwnWrite] = [:]
+        /// The writes of its own the context announced, by file, oldest first, until a check
+        /// sees their bytes (or other bytes after they finished): a check may find any of
+        /// them, or the bytes from before the first.
+        var ownWrites: [String: [OwnWrite]] = [:]
+        var nextWriteNumber: UInt64 = 0
     }
 
-    /// A write of the context's own, announced before the file is replaced.
-    private struct OwnWrite {
-        var hash: UInt64
+    /// A write of the context's own, announced before the file is replaced (numbered, so that
+    /// its end is matched to it).
+    struct OwnWrite: Sendable {
+        fileprivate var number: UInt64
+        fileprivate var path: String
+        fileprivate var hash: UInt64
         /// Whether the file has been replaced: until then a check still finds the old content.
-        var isFinished = false
+        fileprivate var isFinished = false
     }
 
     /// Starts watching; `onChange` runs on the watcher's queue with the changed files of each
@@ -113,36 +118,52 @@ final class FileWatcher: Sendable {
     // MARK: The context's own writes
 
     /// Announces that the context is about to replace `path` with `contents`: a check that
-    /// finds those bytes takes them as the file's baseline instead of a change. Call
-    /// ``ownWriteFinished(of:succeeded:)`` once the file is replaced (or the write failed).
-    func expectOwnWrite(of path: String, contents: [UInt8]) {
+    /// finds those bytes takes them as the file's baseline instead of a change. Hand the
+    /// result to ``ownWriteFinished(_:succeeded:)`` once the file is replaced (or the write
+    /// failed). Writes to one file are announced in the order they are made.
+    func expectOwnWrite(of path: String, contents: [UInt8]) -> OwnWrite {
         let hash = FileFingerprint.contentHash(of: contents)
-        state.withLock { $0.ownWrites[path] = OwnWrite(hash: hash) }
+        return state.withLock { state in
+            state.nextWriteNumber += 1
+            let write = OwnWrite(number: state.nextWriteNumber, path: path, hash: hash)
+            state.ownWrites[path, default: []].append(write)
+            return write
+        }
     }
 
-    /// The write announced for `path` is done: from now on other content in the file is
-    /// someone else's. A failed write leaves the file as it was, so nothing is expected.
-    func ownWriteFinished(of path: String, succeeded: Bool) {
+    /// The announced write is done: once a check has hashed the file after this, other content
+    /// in it is someone else's. A failed write leaves the file as it was: nothing is expected.
+    func ownWriteFinished(_ write: OwnWrite, succeeded: Bool) {
         state.withLock { state in
-            if succeeded { state.ownWrites[path]?.isFinished = true } else { state.ownWrites[path] = nil }
+            guard let index = state.ownWrites[write.path]?.firstIndex(where: { $0.number == write.number }) else {
+                return
+            }
+            if succeeded {
+                state.ownWrites[write.path]![index].isFinished = true
+            } else {
+                state.ownWrites[write.path]!.remove(at: index)
+            }
         }
     }
 
     /// Takes the context's own writes out of a group's new hashes: a file holding the bytes
-    /// the context wrote gets them as its previous hash too (no change). An expectation ends
-    /// when it is met, or when the write is finished and the file holds something else (an
-    /// edit that came after it).
+    /// of one of them gets them as its previous hash too (no change), and that write and the
+    /// ones before it are settled. A write that had finished before the file was hashed, and
+    /// whose bytes the file does not hold, was followed by an edit: it is settled too
+    /// (`finishedBeforeHashing`; a hash taken before the rename still shows the old bytes).
     private static func settleOwnWrites(
-        _ state: inout State, previous: inout [String: UInt64], hashes: [String: UInt64]
+        _ state: inout State, previous: inout [String: UInt64], hashes: [String: UInt64],
+        finishedBeforeHashing: Set<UInt64>
     ) {
-        for (path, write) in state.ownWrites {
+        for (path, writes) in state.ownWrites {
             guard let hash = hashes[path] else { continue }
-            if hash == write.hash {
+            if let index = writes.lastIndex(where: { $0.hash == hash }) {
                 previous[path] = hash
-                state.ownWrites[path] = nil
-            } else if write.isFinished {
-                state.ownWrites[path] = nil
+                state.ownWrites[path]!.removeFirst(index + 1)
+            } else {
+                state.ownWrites[path]!.removeAll { finishedBeforeHashing.contains($0.number) }
             }
+            if state.ownWrites[path]!.isEmpty { state.ownWrites[path] = nil }
         }
     }
 
@@ -173,6 +194,9 @@ final class FileWatcher: Sendable {
             let fingerprint = FileFingerprint(files: files)
             let statChanged = state.withLock { $0.fingerprints[group.name] != fingerprint }
             guard force || statChanged else { continue }
+            let finishedBeforeHashing = state.withLock { state in
+                Set(state.ownWrites.values.joined().filter(\.isFinished).map(\.number))
+            }
             let hashes = FileFingerprint.contentHashes(of: files)
             let changedFiles = state.withLock { state in
                 state.fingerprints[group.name] = fingerprint
@@ -180,7 +204,8 @@ final class FileWatcher: Sendable {
                 // Without earlier hashes every file counts as changed; the reload then finds
                 // which values, if any, really changed.
                 guard var previous = state.hashes[group.name] else { return files.sorted() }
-                Self.settleOwnWrites(&state, previous: &previous, hashes: hashes)
+                Self.settleOwnWrites(
+                    &state, previous: &previous, hashes: hashes, finishedBeforeHashing: finishedBeforeHashing)
                 return FileFingerprint.changedFiles(from: previous, to: hashes)
             }
             if !changedFiles.isEmpty { changed[group.name] = changedFiles }

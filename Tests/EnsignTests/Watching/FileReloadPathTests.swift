@@ -1,4 +1,6 @@
+import EnsignSupport
 import EnsignTestSupport
+import EnsignTestTraits
 import Foundation
 import Testing
 
@@ -89,6 +91,28 @@ struct FileReloadPathTests {
         #expect(context.reloadCounts.reloads == before, "the context read its own writes back")
         #expect(!context.changeLog.contains { if case .reload = $0.cause { true } else { false } })
         #expect(context.details(forKeyNamed: "list.pageSize").source.actor == "code")
+    }
+
+    @Test(
+        "Persisted writes racing the watcher's checks are never read back, and the last one is in force",
+        .blocksItsThread)
+    func ownWritesRacingChecks() throws {
+        let fixture = try PersistenceFixture()
+        let context = try Self.persistingContext(fixture)
+        let before = context.reloadCounts.reloads
+        let writing = AtomicCounter()
+        // A check at every moment of a write: before its rename, between the rename and its
+        // end, after it, and while the next one is announced.
+        let checker = JoinableThread(name: "test-checker") {
+            while writing.count == 0 { context.reloadIfNeeded() }
+        }
+        for size in 5...100 { try context.setOverride(keyNamed: "list.pageSize", to: .int(size), persist: true) }
+        writing.increment()
+        checker.join()
+        context.reloadIfNeeded()
+        #expect(context.reloadCounts.reloads == before, "the context read its own writes back")
+        #expect(context.value(forKeyNamed: "list.pageSize") == 100)
+        #expect(try fixture.read(fixture.overridesFile).contains("list.pageSize: 100"))
     }
 
     @Test("An edit of the overrides file after the context's own write is applied, even one restoring earlier bytes")
