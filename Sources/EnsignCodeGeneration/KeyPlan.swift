@@ -94,13 +94,10 @@ struct KeyPlan {
         }
         if let other = swiftTypes[enumeration.typeName] {
             diagnostics.append(
-                Diagnostic(
-                    .error, at: definition.location, key: definition.key,
+                .clash(
                     "'\(definition.key)' would generate the enum \(enumeration.typeName), the type '\(other.key)' names"
                         + " with swiftType:; rename one of the keys, or give '\(definition.key)' a swiftType: too",
-                    notes: [
-                        Diagnostic(.note, at: other.location, key: other.key, "'\(other.key)' is defined here")
-                    ]))
+                    at: definition, with: other, note: "'\(other.key)' is defined here"))
             return nil
         }
         typeNames[enumeration.typeName] = definition
@@ -177,12 +174,9 @@ struct KeyPlan {
     private mutating func collision(_ one: FlagDefinition, _ other: FlagDefinition, name: String) {
         let (first, definition) = other.location <= one.location ? (other, one) : (one, other)
         diagnostics.append(
-            Diagnostic(
-                .error, at: definition.location, key: definition.key,
+            .clash(
                 "'\(first.key)' and '\(definition.key)' both become the Swift name '\(name)'; rename one of the keys",
-                notes: [
-                    Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' is defined here")
-                ]))
+                at: definition, with: first, note: "'\(first.key)' is defined here"))
     }
 
     private mutating func error(_ definition: FlagDefinition, _ message: String) {

@@ -130,15 +130,7 @@ private struct JSONReader {
         while true {
             skipWhitespace()
             elements.append(try readValue())
-            skipWhitespace()
-            guard position < bytes.count else { throw fail("unterminated array") }
-            switch bytes[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return .array(elements)
-            default: throw fail("expected ',' or ']' in array")
-            }
+            if try readElementEnd(closing: "]", in: "array") { return .array(elements) }
         }
     }
 
@@ -174,15 +166,23 @@ private struct JSONReader {
             guard members.updateValue(value, forKey: key) == nil else {
                 throw JSONParseError(offset: keyStart, message: "duplicate member \(JSONValue.string(key).jsonText)")
             }
-            skipWhitespace()
-            guard position < bytes.count else { throw fail("unterminated object") }
-            switch bytes[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                return .object(members)
-            default: throw fail("expected ',' or '}' in object")
-            }
+            if try readElementEnd(closing: "}", in: "object") { return .object(members) }
+        }
+    }
+
+    /// Reads what follows an array element or an object member: a `,` before the next one
+    /// (false), or the container's `closing` bracket (true).
+    mutating func readElementEnd(closing: Unicode.Scalar, in container: String) throws -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw fail("unterminated \(container)") }
+        switch bytes[position] {
+        case UInt8(ascii: ","):
+            position += 1
+            return false
+        case UInt8(ascii: closing):
+            position += 1
+            return true
+        default: throw fail("expected ',' or '\(closing)' in \(container)")
         }
     }
 

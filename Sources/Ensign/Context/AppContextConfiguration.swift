@@ -34,21 +34,21 @@ public struct AppContextConfiguration: Sendable {
     /// means overrides cannot be persisted.
     public var overridesFile: String?
     /// Whether the context watches its files and reloads when they change. Default: `true`.
-    public var watchesFiles: Bool
+    public var watchesFiles = true
     /// How long the watcher waits after a change before reloading, so an editor's burst of
     /// writes (or a ConfigMap update) reloads once. Default: 50 ms.
-    public var watchDebounce: Duration
+    public var watchDebounce: Duration = .milliseconds(50)
     /// How often files are polled (stat only; contents are read when stat data changed).
     /// Polling backs up inotify on Linux and is the only mechanism elsewhere. Default: 2 s.
-    public var pollInterval: Duration
+    public var pollInterval: Duration = .seconds(2)
     /// The label of the root context in the change log.
     public var label: String
     /// The YAML limits for every file.
-    public var limits: YAMLLimits
+    public var limits = YAMLLimits()
     /// How many transactions the change log keeps.
-    public var changeLogCapacity: Int
+    public var changeLogCapacity = 256
     /// Observers that run longer than this are flagged as slow in the change log.
-    public var slowObserverThreshold: Duration
+    public var slowObserverThreshold: Duration = .milliseconds(16)
     /// How long a write waiting for the preferences or overrides file (one that failed, or a
     /// batch's) waits before it is written in the background. For tests that must decide when
     /// files are written (the model-based tests, whose model writes only at explicit flushes).
@@ -64,13 +64,7 @@ public struct AppContextConfiguration: Sendable {
         self.deploymentFiles = deploymentFiles
         self.preferencesFile = preferencesFile
         self.overridesFile = overridesFile
-        self.watchesFiles = true
-        self.watchDebounce = .milliseconds(50)
-        self.pollInterval = .seconds(2)
         self.label = label
-        self.limits = YAMLLimits()
-        self.changeLogCapacity = 256
-        self.slowObserverThreshold = .milliseconds(16)
     }
 
     /// `$ENSIGN_ENV`, or `production` when it is unset or empty.

@@ -74,6 +74,17 @@ extension Diagnostic {
     package init(_ error: YAMLError) {
         self.init(.error, at: error.location, error.message)
     }
+
+    /// An error at `definition` about `other`, which it clashes with (the key's first
+    /// definition, a key that becomes the same Swift name), with a note at `other`; each
+    /// carries its own key.
+    package static func clash(
+        _ message: String, at definition: FlagDefinition, with other: FlagDefinition, note: String
+    ) -> Diagnostic {
+        Diagnostic(
+            .error, at: definition.location, key: definition.key, message,
+            notes: [Diagnostic(.note, at: other.location, key: other.key, note)])
+    }
 }
 
 extension Array where Element == Diagnostic {

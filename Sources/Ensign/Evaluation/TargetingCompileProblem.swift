@@ -60,18 +60,6 @@ package struct TargetingCompileProblem: Sendable, Hashable, CustomStringConverti
     /// stack. Every other error leaves a rule whose faulty part fails where it is reached.
     package let stopsCompilation: Bool
 
-    /// Creates a problem.
-    package init(
-        severity: Severity, path: [TargetingPathComponent], evaluatorName: String? = nil, message: String,
-        stopsCompilation: Bool = false
-    ) {
-        self.severity = severity
-        self.path = path
-        self.evaluatorName = evaluatorName
-        self.message = message
-        self.stopsCompilation = stopsCompilation
-    }
-
     /// The location as text: `targeting.if[0].in` or `$evaluators.isStaff.ends_with[1]`.
     package var pathDescription: String {
         let root = evaluatorName.map { "$evaluators." + $0 } ?? "targeting"

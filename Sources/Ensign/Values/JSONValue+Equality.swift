@@ -22,26 +22,19 @@ extension JSONValue {
 
     /// Hashes consistently with ``==(_:_:)``: strings by their scalars.
     public func hash(into hasher: inout Hasher) {
+        /// The case's number, then its contents.
+        func combine(_ caseNumber: Int, _ contents: some Hashable) {
+            hasher.combine(caseNumber)
+            hasher.combine(contents)
+        }
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let value):
-            hasher.combine(1)
-            hasher.combine(value)
-        case .int(let value):
-            hasher.combine(2)
-            hasher.combine(value)
-        case .double(let value):
-            hasher.combine(3)
-            hasher.combine(value)
-        case .string(let value):
-            hasher.combine(4)
-            hasher.combine(ExactText(value))
-        case .array(let value):
-            hasher.combine(5)
-            hasher.combine(value)
-        case .object(let value):
-            hasher.combine(6)
-            hasher.combine(value)
+        case .bool(let value): combine(1, value)
+        case .int(let value): combine(2, value)
+        case .double(let value): combine(3, value)
+        case .string(let value): combine(4, ExactText(value))
+        case .array(let value): combine(5, value)
+        case .object(let value): combine(6, value)
         }
     }
 }

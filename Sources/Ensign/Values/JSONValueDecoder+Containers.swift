@@ -37,16 +37,10 @@ extension JSONValueDecoder {
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
             try member(key).decodeFloatingPoint(of: type)
         }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try member(key).decodeInteger(of: type) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try member(key).decodeInteger(of: type) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try member(key).decodeInteger(of: type) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try member(key).decodeInteger(of: type) }
+        /// Every integer type.
+        func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try member(key).decodeInteger(of: type)
+        }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try T(from: member(key)) }
 
         func nestedContainer<NestedKey: CodingKey>(
@@ -122,16 +116,10 @@ extension JSONValueDecoder {
         mutating func decode(_ type: Float.Type) throws -> Float {
             try next(type) { try $0.decodeFloatingPoint(of: type) }
         }
-        mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.decodeInteger(of: type) } }
-        mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.decodeInteger(of: type) } }
+        /// Every integer type.
+        mutating func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
+            try next(type) { try $0.decodeInteger(of: type) }
+        }
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try T(from: $0) } }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -162,16 +150,10 @@ extension JSONValueDecoder {
         func decode(_ type: String.Type) throws -> String { try decoder.decodeString() }
         func decode(_ type: Double.Type) throws -> Double { try decoder.decodeFloatingPoint(of: type) }
         func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloatingPoint(of: type) }
-        func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(of: type) }
-        func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(of: type) }
-        func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(of: type) }
-        func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(of: type) }
+        /// Every integer type.
+        func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
+            try decoder.decodeInteger(of: type)
+        }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: decoder) }
     }
 }

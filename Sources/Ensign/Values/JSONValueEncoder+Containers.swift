@@ -12,25 +12,16 @@ extension JSONValueEncoder {
             object.members[key.stringValue] = .value(value)
         }
 
-        private func setInteger<T: BinaryInteger>(_ value: T, forKey key: Key) throws {
-            set(try encoder.box(value, at: codingPath + [key]), forKey: key)
-        }
-
         mutating func encodeNil(forKey key: Key) throws { set(.null, forKey: key) }
         mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), forKey: key) }
         mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), forKey: key) }
         mutating func encode(_ value: Double, forKey key: Key) throws { set(.double(value), forKey: key) }
         mutating func encode(_ value: Float, forKey key: Key) throws { set(encoder.box(value), forKey: key) }
         mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), forKey: key) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { try setInteger(value, forKey: key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { try setInteger(value, forKey: key) }
+        /// The other nine integer types.
+        mutating func encode<T: FixedWidthInteger & Encodable>(_ value: T, forKey key: Key) throws {
+            set(try encoder.box(value, at: codingPath + [key]), forKey: key)
+        }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             object.members[key.stringValue] = try encoder.encodeNested(value, at: codingPath + [key])
@@ -74,7 +65,7 @@ extension JSONValueEncoder {
 
 extension JSONValueEncoder {
     /// Appends the elements of an array in order.
-    struct UnkeyedContainer: UnkeyedEncodingContainer {
+    struct UnkeyedContainer: UnkeyedEncodingContainer, OneSlotEncodingContainer {
         let encoder: ValueEncoder
         let codingPath: [any CodingKey]
         let array: ArrayNode
@@ -82,55 +73,31 @@ extension JSONValueEncoder {
         var count: Int { array.elements.count }
 
         /// The coding path of the element about to be appended.
-        private var nextPath: [any CodingKey] { codingPath + [JSONCodingKey.index(count)] }
+        var slotPath: [any CodingKey] { codingPath + [JSONCodingKey.index(count)] }
 
-        private func append(_ value: JSONValue) {
-            array.elements.append(.value(value))
-        }
-
-        private func appendInteger<T: BinaryInteger>(_ value: T) throws {
-            append(try encoder.box(value, at: nextPath))
-        }
-
-        mutating func encodeNil() throws { append(.null) }
-        mutating func encode(_ value: Bool) throws { append(.bool(value)) }
-        mutating func encode(_ value: String) throws { append(.string(value)) }
-        mutating func encode(_ value: Double) throws { append(.double(value)) }
-        mutating func encode(_ value: Float) throws { append(encoder.box(value)) }
-        mutating func encode(_ value: Int) throws { append(.int(value)) }
-        mutating func encode(_ value: Int8) throws { try appendInteger(value) }
-        mutating func encode(_ value: Int16) throws { try appendInteger(value) }
-        mutating func encode(_ value: Int32) throws { try appendInteger(value) }
-        mutating func encode(_ value: Int64) throws { try appendInteger(value) }
-        mutating func encode(_ value: UInt) throws { try appendInteger(value) }
-        mutating func encode(_ value: UInt8) throws { try appendInteger(value) }
-        mutating func encode(_ value: UInt16) throws { try appendInteger(value) }
-        mutating func encode(_ value: UInt32) throws { try appendInteger(value) }
-        mutating func encode(_ value: UInt64) throws { try appendInteger(value) }
-
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            array.elements.append(try encoder.encodeNested(value, at: nextPath))
+        func fill(with node: Node) {
+            array.elements.append(node)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type
         ) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectNode()
-            let path = nextPath
+            let path = slotPath
             array.elements.append(.object(nested))
             return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, codingPath: path, object: nested))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let nested = ArrayNode()
-            let path = nextPath
+            let path = slotPath
             array.elements.append(.array(nested))
             return UnkeyedContainer(encoder: encoder, codingPath: path, array: nested)
         }
 
         /// An encoder whose value becomes the next element.
         mutating func superEncoder() -> any Encoder {
-            let nested = encoder.makeNestedEncoder(at: nextPath)
+            let nested = encoder.makeNestedEncoder(at: slotPath)
             array.elements.append(.encoder(nested))
             return nested
         }
@@ -139,37 +106,43 @@ extension JSONValueEncoder {
 
 extension JSONValueEncoder {
     /// Writes the encoder's value as one primitive or `Encodable` value.
-    struct SingleValueContainer: SingleValueEncodingContainer {
+    struct SingleValueContainer: SingleValueEncodingContainer, OneSlotEncodingContainer {
         let encoder: ValueEncoder
 
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        private func set(_ value: JSONValue) {
-            encoder.node = .value(value)
-        }
+        /// The encoder's own value.
+        var slotPath: [any CodingKey] { codingPath }
 
-        private func setInteger<T: BinaryInteger>(_ value: T) throws {
-            set(try encoder.box(value, at: codingPath))
+        func fill(with node: Node) {
+            encoder.node = node
         }
+    }
+}
 
-        mutating func encodeNil() throws { set(.null) }
-        mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-        mutating func encode(_ value: String) throws { set(.string(value)) }
-        mutating func encode(_ value: Double) throws { set(.double(value)) }
-        mutating func encode(_ value: Float) throws { set(encoder.box(value)) }
-        mutating func encode(_ value: Int) throws { set(.int(value)) }
-        mutating func encode(_ value: Int8) throws { try setInteger(value) }
-        mutating func encode(_ value: Int16) throws { try setInteger(value) }
-        mutating func encode(_ value: Int32) throws { try setInteger(value) }
-        mutating func encode(_ value: Int64) throws { try setInteger(value) }
-        mutating func encode(_ value: UInt) throws { try setInteger(value) }
-        mutating func encode(_ value: UInt8) throws { try setInteger(value) }
-        mutating func encode(_ value: UInt16) throws { try setInteger(value) }
-        mutating func encode(_ value: UInt32) throws { try setInteger(value) }
-        mutating func encode(_ value: UInt64) throws { try setInteger(value) }
+/// The unkeyed and single-value containers write each value into one slot, the next element or
+/// the encoder's own value, so their primitive writes are one set, here.
+protocol OneSlotEncodingContainer {
+    var encoder: JSONValueEncoder.ValueEncoder { get }
+    /// The coding path of the value about to be written.
+    var slotPath: [any CodingKey] { get }
+    /// Writes `node` into the slot.
+    func fill(with node: JSONValueEncoder.Node)
+}
 
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            encoder.node = try encoder.encodeNested(value, at: codingPath)
-        }
+extension OneSlotEncodingContainer {
+    mutating func encodeNil() throws { fill(with: .value(.null)) }
+    mutating func encode(_ value: Bool) throws { fill(with: .value(.bool(value))) }
+    mutating func encode(_ value: String) throws { fill(with: .value(.string(value))) }
+    mutating func encode(_ value: Double) throws { fill(with: .value(.double(value))) }
+    mutating func encode(_ value: Float) throws { fill(with: .value(encoder.box(value))) }
+    mutating func encode(_ value: Int) throws { fill(with: .value(.int(value))) }
+    /// The other nine integer types.
+    mutating func encode<T: FixedWidthInteger & Encodable>(_ value: T) throws {
+        fill(with: .value(try encoder.box(value, at: slotPath)))
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        fill(with: try encoder.encodeNested(value, at: slotPath))
     }
 }

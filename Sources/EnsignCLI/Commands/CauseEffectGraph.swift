@@ -1,4 +1,5 @@
 import EnsignControl
+import EnsignSupport
 
 /// The cause-and-effect graph of transactions in Graphviz DOT: each cause points to the
 /// keys it changed, and each key to the observers that ran for it, labelled with their
@@ -53,15 +54,6 @@ struct CauseEffectGraph {
 
     /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`.
     func quoted(_ text: String) -> String {
-        var escaped = "\""
-        for character in text {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped + "\""
+        "\"" + text.backslashEscaped + "\""
     }
 }

@@ -54,13 +54,7 @@ enum DemoCommand {
         context.setEvaluationContext(
             EvaluationContext(
                 targetingKey: "dominique", attributes: ["country": "FR", "email": "dominique@example.com"]))
-        let fleet = try arguments.option("etcd").map { urls in
-            var etcd = EtcdConfiguration(
-                endpoints: EtcdConfiguration.endpoints(fromList: urls),
-                keyPrefix: arguments.option("etcd-prefix") ?? "/ensign/demo/")
-            EtcdTLSOptions.apply(arguments, to: &etcd)
-            return try EtcdFleetSource.start(context: context, configuration: etcd)
-        }
+        let fleet = try FleetOptions.join(arguments, context: context, defaultPrefix: "/ensign/demo/")
         let server = try ControlServer.start(
             context: context, options: ControlServerOptions(appName: "demo", socketPath: arguments.option("socket")))
         let screen = DemoScreen(usesColor: console.usesColor)

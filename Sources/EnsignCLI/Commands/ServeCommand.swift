@@ -164,13 +164,7 @@ enum ServeCommand {
         configuration.watchDebounce = .milliseconds(50)
         if definitions.isLinkedFile { configuration.pollInterval = .seconds(1) }
         guard let context = ContextOpening.open(configuration, console: &console) else { return ExitStatus.failure }
-        let fleet = try arguments.option("etcd").map { urls in
-            var etcd = EtcdConfiguration(
-                endpoints: EtcdConfiguration.endpoints(fromList: urls),
-                keyPrefix: arguments.option("etcd-prefix") ?? "/ensign/serve/")
-            EtcdTLSOptions.apply(arguments, to: &etcd)
-            return try EtcdFleetSource.start(context: context, configuration: etcd)
-        }
+        let fleet = try FleetOptions.join(arguments, context: context, defaultPrefix: "/ensign/serve/")
         var controlOptions = ControlServerOptions(
             appName: "serve", allowsWritesInProduction: arguments.flag("allow-production-writes"),
             socketPath: arguments.option("socket"))

@@ -62,16 +62,9 @@ public enum SwiftName {
     private static func isWordCharacter(_ character: Character) -> Bool {
         // A letter of any script (one scalar, so no combining marks that an identifier
         // could not start a word with); digits only in ASCII, which Swift identifiers take.
-        guard let ascii = character.asciiValue else {
-            return character.unicodeScalars.count == 1 && character.isLetter
-        }
-        switch ascii {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return false
-        }
+        // In ASCII, letters and numbers are exactly `A`–`Z`, `a`–`z` and `0`–`9`.
+        if character.isASCII { return character.isLetter || character.isNumber }
+        return character.unicodeScalars.count == 1 && character.isLetter
     }
 
     private static func capitalizingFirst(_ word: Substring) -> String {

@@ -41,20 +41,20 @@ public struct EtcdConfiguration: Sendable, Hashable {
     /// The prefix of every fleet key, usually ending in `/`: `/myapp/flags/`.
     public var keyPrefix: String
     /// How long connecting to one endpoint may take before trying the next.
-    public var dialTimeout: Duration
+    public var dialTimeout: Duration = .seconds(2)
     /// How long a request (not a watch) may take, from connecting to the last byte.
-    public var requestTimeout: Duration
+    public var requestTimeout: Duration = .seconds(5)
     /// A user name and password, when the cluster has authentication enabled.
     public var credentials: EtcdCredentials?
     /// The delays between reconnection attempts.
-    public var reconnectBackoff: EtcdBackoff
+    public var reconnectBackoff = EtcdBackoff()
     /// How often a watch checks that its member still answers (`nil`: never), as etcd's own
     /// client does with `--keepalive-time`: a member that froze, or a host cut off without a
     /// reset, leaves the watch open and silent, and the source would never hear of a change.
-    public var keepAliveInterval: Duration?
+    public var keepAliveInterval: Duration? = .seconds(2)
     /// How long that check may go unanswered before the source moves to another member
     /// (etcd's `--keepalive-timeout`).
-    public var keepAliveTimeout: Duration
+    public var keepAliveTimeout: Duration = .seconds(3)
     /// A PEM file of the certificate authorities to trust for `https://` endpoints (`nil`: the
     /// system's trust store); etcdctl's `--cacert`.
     public var caFile: String?
@@ -69,12 +69,6 @@ public struct EtcdConfiguration: Sendable, Hashable {
     public init(endpoints: [String], keyPrefix: String) {
         self.endpoints = endpoints
         self.keyPrefix = keyPrefix
-        self.dialTimeout = .seconds(2)
-        self.requestTimeout = .seconds(5)
-        self.credentials = nil
-        self.reconnectBackoff = EtcdBackoff()
-        self.keepAliveInterval = .seconds(2)
-        self.keepAliveTimeout = .seconds(3)
     }
 
     /// The endpoints in a comma-separated list (`http://a:2379,http://b:2379`), as command-line

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// Metric families written in the Prometheus text exposition format (version 0.0.4): a
 /// `# HELP` and a `# TYPE` line per family, then one line per sample, label values escaped.
 struct PrometheusText {
@@ -15,7 +17,7 @@ struct PrometheusText {
             text += name
             if !sample.labels.isEmpty {
                 text += "{"
-                text += sample.labels.map { "\($0.0)=\"\(Self.escapedLabelValue($0.1))\"" }.joined(separator: ",")
+                text += sample.labels.map { "\($0.0)=\"\($0.1.backslashEscaped)\"" }.joined(separator: ",")
                 text += "}"
             }
             text += " \(Self.format(sample.value))\n"
@@ -38,20 +40,6 @@ struct PrometheusText {
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
-    }
-
-    /// A label value: backslash, double quote and line feed escaped.
-    private static func escapedLabelValue(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     /// A help text: backslash and line feed escaped.

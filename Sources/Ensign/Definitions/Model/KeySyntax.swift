@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The rules for names: flag keys are any text flagd accepts, namespaces and environment
 /// names are dot-separated segments of letters, digits, `_` and `-`.
 ///
@@ -26,13 +28,11 @@ package enum KeySyntax {
             case UInt8(ascii: "."):
                 if segmentStart { return false }
                 segmentStart = true
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                segmentStart = false
             case UInt8(ascii: "-"):
                 if segmentStart { return false }
             default:
-                return false
+                guard byte.isASCIIAlphanumeric || byte == UInt8(ascii: "_") else { return false }
+                segmentStart = false
             }
         }
         return !segmentStart

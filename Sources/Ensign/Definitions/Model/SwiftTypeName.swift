@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// The syntax of `swiftType:`: dot-separated Swift identifiers (ASCII letters, digits and `_`,
 /// not starting with a digit), such as `Banner` or `Wallet.Banner`.
 package enum SwiftTypeName {
@@ -11,15 +13,7 @@ package enum SwiftTypeName {
             guard let first = segment.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
                 return false
             }
-            return segment.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                    return true
-                default:
-                    return false
-                }
-            }
+            return segment.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") }
         }
     }
 }

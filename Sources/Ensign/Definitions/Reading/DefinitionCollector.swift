@@ -48,12 +48,9 @@ struct DefinitionCollector {
                 let first = definitions.first(where: { $0.key.isExactly(definition.key) })
             {
                 diagnostics.append(
-                    Diagnostic(
-                        .error, at: definition.location, key: definition.key,
+                    .clash(
                         "'\(definition.key)' is defined twice; each key is defined in exactly one place",
-                        notes: [
-                            Diagnostic(.note, at: first.location, key: first.key, "'\(first.key)' first defined here")
-                        ]))
+                        at: definition, with: first, note: "'\(first.key)' first defined here"))
             } else {
                 definitions.append(definition)
             }

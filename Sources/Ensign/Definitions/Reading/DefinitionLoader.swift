@@ -140,18 +140,7 @@ package struct DefinitionLoader: Sendable {
 
     /// Loads definitions from sources (files already read, or in-memory text).
     package func loadDefinitions(from sources: [ConfigSource]) -> DefinitionLoadResult {
-        var diagnostics: [Diagnostic] = []
-        var files: [ReadFile] = []
-        for source in sources {
-            do {
-                files.append(try readFile(source))
-            } catch {
-                diagnostics.append(Diagnostic(error))
-            }
-        }
-        var result = loadDefinitions(files)
-        result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
-        return result
+        loadDefinitions(reading: sources) { source throws(YAMLError) in try readFile(source) }
     }
 
     /// A file that has been parsed but not yet interpreted.
@@ -282,16 +271,24 @@ package struct DefinitionLoader: Sendable {
 
     /// Reads parsed files (a bundle's members) into definitions.
     package func loadDefinitions(_ files: [ParsedFile]) -> DefinitionLoadResult {
+        loadDefinitions(reading: files) { file throws(YAMLError) in try readFile(file) }
+    }
+
+    /// Reads each of `inputs` with `read` and loads the files that read; why the others did not
+    /// is among the result's diagnostics, in order of location with the rest.
+    private func loadDefinitions<Input>(
+        reading inputs: [Input], with read: (Input) throws(YAMLError) -> ReadFile
+    ) -> DefinitionLoadResult {
         var diagnostics: [Diagnostic] = []
-        var read: [ReadFile] = []
-        for file in files {
+        var files: [ReadFile] = []
+        for input in inputs {
             do {
-                read.append(try readFile(file))
+                files.append(try read(input))
             } catch {
                 diagnostics.append(Diagnostic(error))
             }
         }
-        var result = loadDefinitions(read)
+        var result = loadDefinitions(files)
         result.diagnostics = (diagnostics + result.diagnostics).sortedByLocation()
         return result
     }

@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// A semantic version as flagd's `sem_ver` reads it (Go's `golang.org/x/mod/semver` rules, with
 /// the leading `v` optional and `V` accepted).
 ///
@@ -70,15 +72,7 @@ struct SemanticVersion: Sendable, Hashable {
         bytes = bytes[end...]
         var result: [String] = []
         for part in text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            let isValid = part.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"):
-                    return true
-                default:
-                    return false
-                }
-            }
+            let isValid = part.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") }
             guard !part.isEmpty, isValid else { return nil }
             if isPrerelease, isNumeric(part), part.count > 1, part.first == UInt8(ascii: "0") { return nil }
             result.append(String(decoding: part, as: UTF8.self))

@@ -205,38 +205,44 @@ enum GoNumberText {
     /// Go's `strconv.FormatFloat(value, 'f', -1, 64)`: the shortest digits that read back as
     /// `value`, never with an exponent; `NaN`, `+Inf` and `-Inf`; negative zero is "-0".
     static func fixedText(for value: Double) -> String {
-        if value.isNaN { return "NaN" }
-        if value.isInfinite { return value < 0 ? "-Inf" : "+Inf" }
-        if value == 0 { return value.sign == .minus ? "-0" : "0" }
-        if value < 0 { return "-" + fixedText(for: -value) }
-        let (digits, point) = JavaScriptNumberText.shortestDigits(of: value)
-        var output: [UInt8]
-        if point <= 0 {
-            output = Array("0.".utf8) + [UInt8](repeating: UInt8(ascii: "0"), count: -point) + digits
-        } else if point >= digits.count {
-            output = digits + [UInt8](repeating: UInt8(ascii: "0"), count: point - digits.count)
-        } else {
-            output = Array(digits[..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
+        formatFloat(value) { magnitude in
+            let (digits, point) = JavaScriptNumberText.shortestDigits(of: magnitude)
+            var output: [UInt8]
+            if point <= 0 {
+                output = Array("0.".utf8) + [UInt8](repeating: UInt8(ascii: "0"), count: -point) + digits
+            } else if point >= digits.count {
+                output = digits + [UInt8](repeating: UInt8(ascii: "0"), count: point - digits.count)
+            } else {
+                output = Array(digits[..<point]) + [UInt8(ascii: ".")] + Array(digits[point...])
+            }
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Go's `fmt.Sprintf("%v", value)` (`strconv.FormatFloat(value, 'g', -1, 64)`), as flagd's
     /// `sem_ver` turns a number into a version: fixed notation unless the decimal exponent is
     /// below -4 or at least 6 (`1e+06`, `1.5e-05`).
     static func shortestText(for value: Double) -> String {
+        formatFloat(value) { magnitude in
+            let (digits, point) = JavaScriptNumberText.shortestDigits(of: magnitude)
+            let exponent = point - 1
+            guard exponent < -4 || exponent >= 6 else { return fixedText(for: magnitude) }
+            var output = [digits[0]]
+            if digits.count > 1 { output += [UInt8(ascii: ".")] + Array(digits[1...]) }
+            let exponentDigits = String(abs(exponent))
+            output += Array("e\(exponent < 0 ? "-" : "+")\(exponentDigits.count < 2 ? "0" : "")\(exponentDigits)".utf8)
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    /// What `strconv.FormatFloat` writes alike in every format: `NaN`, `+Inf` and `-Inf`, `0` and
+    /// "-0", and the sign of a negative number; `digits` writes the rest, a finite magnitude
+    /// above zero.
+    private static func formatFloat(_ value: Double, digits: (_ magnitude: Double) -> String) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value < 0 ? "-Inf" : "+Inf" }
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
-        if value < 0 { return "-" + shortestText(for: -value) }
-        let (digits, point) = JavaScriptNumberText.shortestDigits(of: value)
-        let exponent = point - 1
-        guard exponent < -4 || exponent >= 6 else { return fixedText(for: value) }
-        var output = [digits[0]]
-        if digits.count > 1 { output += [UInt8(ascii: ".")] + Array(digits[1...]) }
-        let magnitude = String(abs(exponent))
-        output += Array("e\(exponent < 0 ? "-" : "+")\(magnitude.count < 2 ? "0" : "")\(magnitude)".utf8)
-        return String(decoding: output, as: UTF8.self)
+        return value < 0 ? "-" + digits(-value) : digits(value)
     }
 
     /// How Go's `encoding/json` writes a number: JavaScript's notation (`1e+21`, `1e-7`,
