@@ -144,7 +144,7 @@ extension EtcdIntegrationTests {
                 let flagsFile = try bed.directory.write("flags.yaml", ServeReplicaTests.flags)
                 let server = try ServeProcess(
                     flags: flagsFile,
-                    arguments: ["--etcd", bed.firstClientURL, "--etcd-prefix", bed.prefix] + bed.tlsOptions)
+                    arguments: ["--etcd", bed.firstClientURL, "--etcd-prefix", bed.prefix] + bed.tls.commandLineOptions)
                 defer { _ = server.stop() }
                 let pageSize = { (value: Int) in #""key":"list.pageSize","reason":"STATIC","value":\#(value)"# }
                 #expect(

@@ -52,16 +52,11 @@ final class EtcdTestBed {
         try client.put(prefix + key, value: Array(text.utf8))
     }
 
-    /// `--cacert`, `--cert` and `--key` for the cluster's authority and client certificate;
-    /// none for a cluster without TLS.
-    var tlsOptions: [String] {
-        guard let tls = cluster.tls else { return [] }
-        return ["--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key]
-    }
-
-    /// `ensign fleet`'s options for the cluster and the prefix, with ``tlsOptions``.
+    /// `ensign fleet`'s options for the cluster and the prefix, with the TLS files when the
+    /// cluster has them.
     var commandLineOptions: [String] {
-        ["--etcd", cluster.clientURLs.joined(separator: ","), "--prefix", prefix] + tlsOptions
+        ["--etcd", cluster.clientURLs.joined(separator: ","), "--prefix", prefix]
+            + (cluster.tls?.commandLineOptions ?? [])
     }
 
     /// A definitions directory holding `text` as `app.yaml`, for the `ensign` and probe processes.
