@@ -7,22 +7,10 @@ import Testing
 /// Every file that changed before one check is applied, in one transaction.
 @Suite("Files that change in one watch window")
 struct WatchWindowTests {
-    /// A watched context whose watcher never fires on its own: changes are applied only by
-    /// `reloadIfNeeded()`, so a test decides exactly what one window holds.
-    static func context(_ fixture: PersistenceFixture, deploymentFiles: [String] = []) throws -> AppContext {
-        var configuration = fixture.configuration(watching: true)
-        configuration.deploymentFiles = deploymentFiles
-        configuration.watchDebounce = .seconds(3600)
-        configuration.pollInterval = .seconds(3600)
-        let context = try AppContext(configuration: configuration)
-        context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
-        return context
-    }
-
     @Test("A preferences edit and a definitions edit in one window are both applied, in one transaction")
     func preferencesAndDefinitions() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.context(fixture)
+        let context = try fixture.onDemandContext()
         let batches = Recorder<ChangeBatch>()
         let token = context.observeAll { batches.record($0) }
         try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
@@ -42,7 +30,7 @@ struct WatchWindowTests {
         let fixture = try PersistenceFixture()
         let deployment = fixture.directory.path + "/deploy/flags.yaml"
         try fixture.write(deployment, "flags:\n  list.pageSize: 30\n")
-        let context = try Self.context(fixture, deploymentFiles: [deployment])
+        let context = try fixture.onDemandContext(deploymentFiles: [deployment])
         let batches = Recorder<ChangeBatch>()
         let token = context.observeAll { batches.record($0) }
         try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
@@ -57,7 +45,7 @@ struct WatchWindowTests {
     @Test("An overrides edit and a preferences edit in one window are both applied, in one transaction")
     func overridesAndPreferences() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.context(fixture)
+        let context = try fixture.onDemandContext()
         let batches = Recorder<ChangeBatch>()
         let token = context.observeAll { batches.record($0) }
         try fixture.write(fixture.preferencesFile, "preferences:\n  list.rows: 12\n")
@@ -72,7 +60,7 @@ struct WatchWindowTests {
     @Test("A broken definitions edit fails alone: the preferences edit of the same window is applied")
     func brokenDefinitionsDoNotBlockPreferences() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.context(fixture)
+        let context = try fixture.onDemandContext()
         try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
         try fixture.write(
             fixture.flags + "/app.yaml",
