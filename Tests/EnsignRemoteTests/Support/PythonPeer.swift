@@ -21,9 +21,13 @@ final class PythonPeer {
     let process: Process
     let port: Int
     private let output: String
+    /// Where its script and output are, kept as long as the peer.
+    private let directory: TemporaryDirectory
 
-    /// Starts the peer and waits until it listens.
-    init(_ role: Role, directory: TemporaryDirectory) throws {
+    /// Starts the peer, its files in `directory` (a new one when `nil`), and waits until it listens.
+    init(_ role: Role, directory: TemporaryDirectory? = nil) throws {
+        let directory = try directory ?? TemporaryDirectory()
+        self.directory = directory
         let label = UUID().uuidString.prefix(8)
         let script = try directory.write("peer-\(label).py", Self.script)
         output = try directory.write("peer-\(label).out", "")
@@ -153,10 +157,14 @@ struct ServedBehindTLS {
     let server: ServeProcess
     let certificate: TestCertificate
     let proxy: PythonPeer
+    /// Where the flags, the certificate and the peer's files are; a test may add its own.
+    let directory: TemporaryDirectory
 
-    init(in directory: TemporaryDirectory) throws {
+    init() throws {
+        let directory = try TemporaryDirectory()
+        self.directory = directory
         try directory.write("flags/list.yaml", servedFlags)
-        server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
+        server = try ServeProcess(flags: directory.path + "/flags")
         certificate = try TestCertificate(in: directory)
         proxy = try PythonPeer(
             .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
