@@ -32,9 +32,15 @@ struct PersistenceFixture {
 
     /// Creates the state directory ahead of the context, with `mode`, and returns its path.
     func makeStateDirectory(mode: mode_t) throws -> String {
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        guard chmod(stateDirectory, mode) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
-        return stateDirectory
+        try makeDirectory("state", mode: mode)
+    }
+
+    /// Creates the directory `name` in the fixture's directory with `mode`, and returns its path.
+    func makeDirectory(_ name: String, mode: mode_t) throws -> String {
+        let path = directory.path + "/" + name
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard chmod(path, mode) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
+        return path
     }
 
     func configuration(watching: Bool = false) -> AppContextConfiguration {
