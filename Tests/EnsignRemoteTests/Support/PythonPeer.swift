@@ -157,18 +157,14 @@ struct ServedBehindTLS {
     let server: ServeProcess
     let certificate: TestCertificate
     let proxy: PythonPeer
-    /// Where the flags, the certificate and the peer's files are; a test may add its own.
-    let directory: TemporaryDirectory
 
+    /// The certificate and the peer's files go in the server's own directory, which lasts as long as it.
     init() throws {
-        let directory = try TemporaryDirectory()
-        self.directory = directory
-        try directory.write("flags/list.yaml", servedFlags)
-        server = try ServeProcess(flags: directory.path + "/flags")
-        certificate = try TestCertificate(in: directory)
+        server = try ServeProcess(serving: servedFlags, as: "list.yaml")
+        certificate = try TestCertificate(in: server.directory)
         proxy = try PythonPeer(
             .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
-            directory: directory)
+            directory: server.directory)
     }
 
     /// Stops both; also what keeps them alive until the test is done with them.

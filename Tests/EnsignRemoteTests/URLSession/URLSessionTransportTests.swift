@@ -21,7 +21,7 @@ struct URLSessionTransportTests {
         // FoundationNetworking trusts the system bundle alone; the probe runs where that
         // bundle is the test certificate (a private mount namespace), so nothing on the
         // machine trusts it but the probe.
-        let output = try served.directory.write("probe.out", "")
+        let output = try served.server.directory.write("probe.out", "")
         let probe = try BuiltExecutable.start(
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
             [
