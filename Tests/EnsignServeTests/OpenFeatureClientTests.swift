@@ -84,7 +84,8 @@ struct OpenFeatureClientTests {
                                   "metadata": dict(details.flag_metadata or {})}))
         """#
 
-    struct ServeFailed: Error, CustomStringConvertible {
+    /// The Python client failed, or printed a line the test cannot read.
+    struct PythonClientFailed: Error, CustomStringConvertible {
         var description: String
     }
 
@@ -106,7 +107,7 @@ struct OpenFeatureClientTests {
             executable: client.python, [script, baseURL, flags.path, JSONValue.array(contexts).jsonText] + keys,
             environment: environment, timeout: .seconds(120))
         guard result.status == 0 else {
-            throw ServeFailed(description: "the Python client failed (\(result.status)): \(result.errors)")
+            throw PythonClientFailed(description: "the Python client failed (\(result.status)): \(result.errors)")
         }
         return try result.output.split(separator: "\n").map { try JSONValue(jsonText: $0) }
     }
@@ -116,7 +117,10 @@ struct OpenFeatureClientTests {
     static func evaluateWithCLI(_ line: JSONValue, flags: URL = testkitFlags) throws -> JSONValue {
         guard let key = line["key"]?.stringValue, let type = line["type"]?.stringValue, let context = line["context"],
             let codeDefault = line["default"]
-        else { throw ServeFailed(description: "a client line without key, type, context or default: \(line.jsonText)") }
+        else {
+            throw PythonClientFailed(
+                description: "a client line without key, type, context or default: \(line.jsonText)")
+        }
         let result = try BuiltExecutable.run(
             "ensign",
             [
