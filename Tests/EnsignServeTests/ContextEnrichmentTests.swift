@@ -49,7 +49,7 @@ struct ContextEnrichmentTests {
         try OpenFeatureClientTests.client.prepare(for: "the context enrichment test")
         let flagsFile = try directory.write("flags.json", Self.flags)
         let script = try directory.write("client.py", Self.program)
-        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile), arguments: arguments)
+        let server = try ServeProcess(flags: flagsFile, arguments: arguments)
         let result = try BuiltExecutable.run(
             executable: OpenFeatureClientTests.client.python, [script, "http://127.0.0.1:\(server.port)", email],
             timeout: .seconds(120))

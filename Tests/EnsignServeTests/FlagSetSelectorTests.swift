@@ -41,10 +41,8 @@ struct FlagSetSelectorTests {
     @Test("OpenFeature's Python OFREP provider sending a selector gets its set's flags, and FLAG_NOT_FOUND outside it")
     func pythonClient() throws {
         try OpenFeatureClientTests.client.prepare(for: "the flag set selector test")
-        let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.json", Self.flags)
-        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile))
-        let script = try directory.write("client.py", Self.pythonProgram)
+        let server = try ServeProcess(serving: Self.flags, as: "flags.json")
+        let script = try server.directory.write("client.py", Self.pythonProgram)
         let result = try BuiltExecutable.run(
             executable: OpenFeatureClientTests.client.python,
             [script, "http://127.0.0.1:\(server.port)", "flagSetId=payments"], timeout: .seconds(120))
@@ -56,9 +54,7 @@ struct FlagSetSelectorTests {
 
     @Test("The header and the parameter each select a set in bulk and single evaluations")
     func headerAndParameter() throws {
-        let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.json", Self.flags)
-        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile))
+        let server = try ServeProcess(serving: Self.flags, as: "flags.json")
         let body = #"{"context": {"targetingKey": "u"}}"#
         func keys(_ response: RawHTTPClient.Response) throws -> [String] {
             try JSONValue(jsonText: response.text)["flags"]?.arrayValue?.compactMap { $0["key"]?.stringValue }
@@ -78,9 +74,7 @@ struct FlagSetSelectorTests {
 
     @Test("An event stream with a selector hears of its set's changes alone; one without hears of all")
     func streams() throws {
-        let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.json", Self.flags)
-        let server = try OpenFeatureClientTests.Server(flags: URL(fileURLWithPath: flagsFile))
+        let server = try ServeProcess(serving: Self.flags, as: "flags.json")
         let everything = try RawHTTPClient(port: UInt16(server.port))
         let payments = try RawHTTPClient(port: UInt16(server.port))
         try everything.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -84,54 +84,13 @@ struct OpenFeatureClientTests {
                                   "metadata": dict(details.flag_metadata or {})}))
         """#
 
-    /// A running `ensign serve` over the testkit flags.
-    final class Server {
-        let process: Process
-        let directory: TemporaryDirectory
-        let port: Int
-        let socket: String
-
-        init(flags: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
-            directory = try TemporaryDirectory()
-            socket = directory.path + "/serve.sock"
-            let output = try directory.write("serve.out", "")
-            let errors = try directory.write("serve.err", "")
-            let process = try BuiltExecutable.start(
-                executable: BuiltExecutable.url(named: "ensign"),
-                [
-                    "serve", "--flags", flags.path, "--listen", "127.0.0.1:0", "--socket", socket,
-                    "--allow-production-writes",
-                ] + arguments, environment: environment, output: output, errors: errors)
-            var found: Int?
-            _ = waitUntil("ensign serve to print its address") {
-                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-                if let range = text.range(of: #"http://127\.0\.0\.1:([0-9]+)/"#, options: .regularExpression) {
-                    found = Int(text[range].dropFirst("http://127.0.0.1:".count).dropLast())
-                }
-                return found != nil || !process.isRunning
-            }
-            self.process = process
-            guard let found else {
-                process.terminate()
-                throw ServeFailed(
-                    description: "ensign serve did not start: "
-                        + ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""))
-            }
-            port = found
-        }
-
-        deinit {
-            if process.isRunning { process.terminate() }
-            BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(5))
-        }
-    }
-
-    struct ServeFailed: Error, CustomStringConvertible {
+    /// The Python client failed, or printed a line the test cannot read.
+    struct PythonClientFailed: Error, CustomStringConvertible {
         var description: String
     }
 
     /// Runs the Python program against the server; one parsed line per evaluation.
-    static func evaluateWithPython(server: Server, only keys: [String] = []) throws -> [JSONValue] {
+    static func evaluateWithPython(server: ServeProcess, only keys: [String] = []) throws -> [JSONValue] {
         try evaluateWithPython(
             baseURL: "http://127.0.0.1:\(server.port)", flags: testkitFlags, directory: server.directory, only: keys)
     }
@@ -148,7 +107,7 @@ struct OpenFeatureClientTests {
             executable: client.python, [script, baseURL, flags.path, JSONValue.array(contexts).jsonText] + keys,
             environment: environment, timeout: .seconds(120))
         guard result.status == 0 else {
-            throw ServeFailed(description: "the Python client failed (\(result.status)): \(result.errors)")
+            throw PythonClientFailed(description: "the Python client failed (\(result.status)): \(result.errors)")
         }
         return try result.output.split(separator: "\n").map { try JSONValue(jsonText: $0) }
     }
@@ -158,7 +117,10 @@ struct OpenFeatureClientTests {
     static func evaluateWithCLI(_ line: JSONValue, flags: URL = testkitFlags) throws -> JSONValue {
         guard let key = line["key"]?.stringValue, let type = line["type"]?.stringValue, let context = line["context"],
             let codeDefault = line["default"]
-        else { throw ServeFailed(description: "a client line without key, type, context or default: \(line.jsonText)") }
+        else {
+            throw PythonClientFailed(
+                description: "a client line without key, type, context or default: \(line.jsonText)")
+        }
         let result = try BuiltExecutable.run(
             "ensign",
             [
@@ -190,7 +152,7 @@ struct OpenFeatureClientTests {
     func everyFlagAsEvalSays() throws {
         try Self.client.prepare(for: "The ensign serve client test")
         // The Python provider (0.3.0) reads `variant` unconditionally; see the next test.
-        let server = try Server(flags: Self.testkitFlags, arguments: ["--null-variant"])
+        let server = try ServeProcess(flags: Self.testkitFlags.path, arguments: ["--null-variant"])
         let lines = try Self.evaluateWithPython(server: server)
         let flagCount =
             try JSONValue(jsonText: String(contentsOf: Self.testkitFlags, encoding: .utf8))["flags"]?
@@ -211,7 +173,7 @@ struct OpenFeatureClientTests {
         .blocksItsThread, .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func withoutVariantThePythonProviderFails() throws {
         try Self.client.prepare(for: "The ensign serve client test")
-        let server = try Server(flags: Self.testkitFlags)
+        let server = try ServeProcess(flags: Self.testkitFlags.path)
         let lines = try Self.evaluateWithPython(server: server)
         var withoutVariant = 0
         var mismatches: [String] = []
@@ -246,7 +208,7 @@ struct OpenFeatureClientTests {
         .enabled(if: hasTestkit, Comment(rawValue: skipReason)))
     func liveOverrideReachesTheClient() throws {
         try Self.client.prepare(for: "The ensign serve client test")
-        let server = try Server(flags: Self.testkitFlags)
+        let server = try ServeProcess(flags: Self.testkitFlags.path)
         let before = try Self.evaluateWithPython(server: server, only: ["boolean-flag"])
         #expect(before.allSatisfy { $0["value"] == .bool(true) })
         let set = try BuiltExecutable.run("ensign", ["set", "boolean-flag", "false", "--socket", server.socket])

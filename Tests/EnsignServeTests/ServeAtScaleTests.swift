@@ -19,9 +19,7 @@ struct ServeAtScaleTests {
         "2,000 event streams all hear a change; beside them and 1,000 slow-header clients 100 evaluations all answer; the slow clients are cut; the server keeps within 16 threads",
         .blocksItsThread)
     func crowd() throws {
-        let directory = try TemporaryDirectory()
-        let flagsFile = try directory.write("flags.yaml", OFREPServerTests.definitions)
-        let server = try ServeProcess(flags: flagsFile)
+        let server = try ServeProcess(serving: OFREPServerTests.definitions)
         let threadsAtStart = try #require(server.threadCount)
         #expect(threadsAtStart <= Self.threadBound, "\(threadsAtStart) threads at start")
 

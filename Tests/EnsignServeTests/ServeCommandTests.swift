@@ -15,8 +15,8 @@ struct ServeCommandTests {
     func tokenAndCleanStop() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("flags/banner.yaml", Self.flags)
-        let server = try OpenFeatureClientTests.Server(
-            flags: URL(fileURLWithPath: file).deletingLastPathComponent(),
+        let server = try ServeProcess(
+            flags: URL(fileURLWithPath: file).deletingLastPathComponent().path,
             environment: ["ENSIGN_SERVE_TOKEN": "s3cret\n"])
         let client = try RawHTTPClient(port: UInt16(server.port))
         #expect(try client.request("POST", "/ofrep/v1/evaluate/flags/banner", body: "{}").status == 401)
@@ -34,9 +34,7 @@ struct ServeCommandTests {
         "SIGTERM drains: an open stream gets a retry and ends, a request in flight is answered, new connections are refused, exit 0",
         .blocksItsThread)
     func sigtermDrains() throws {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write("flags.yaml", Self.flags)
-        let server = try ServeProcess(flags: file)
+        let server = try ServeProcess(serving: Self.flags)
         // A request whose body is not all there yet: in flight when the signal comes.
         let inFlight = try RawHTTPClient(port: UInt16(server.port))
         try inFlight.send("POST /ofrep/v1/evaluate/flags/banner HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{")
@@ -69,9 +67,7 @@ struct ServeCommandTests {
 
     @Test("ensign status on a server shows its limits and what it holds")
     func statusShowsTheLimits() throws {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write("flags.yaml", Self.flags)
-        let server = try ServeProcess(flags: file, arguments: ["--connection-limit", "500"])
+        let server = try ServeProcess(serving: Self.flags, arguments: ["--connection-limit", "500"])
         let status = try Self.status(of: server)
         #expect(status.contains("serve limits"))
         #expect(status.contains("500 connections (375 event streams)"))

@@ -38,6 +38,14 @@ struct ServeTLSTests {
         """
     static let flagKeys: Set<String> = ["banner", "color", "page-size", "ratio", "layout"]
 
+    /// This test's CA, certificate and flags: Swift Testing makes the suite anew for each test,
+    /// arguments included, so no two tests share them.
+    let fixture: Fixture
+
+    init() throws {
+        fixture = try Fixture()
+    }
+
     /// The first 40 bytes of a TLS record announcing a 512-byte ClientHello: a client that
     /// stops part-way through its first handshake message, which the server must wait for
     /// without holding anyone else up.
@@ -116,7 +124,6 @@ struct ServeTLSTests {
         "Trusting the private CA, curl evaluates one flag and all of them over https, by address and by name; the health endpoints share the TLS",
         .blocksItsThread)
     func curlTrustingTheAuthority() throws {
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let authority = fixture.authority.certificate
         #expect(server.output.contains("OFREP on https://127.0.0.1:\(server.port)/ofrep/v1"), "\(server.output)")
@@ -153,7 +160,6 @@ struct ServeTLSTests {
         "curl trusting no private CA, or another one, fails certificate verification; the server goes on serving",
         .blocksItsThread)
     func untrustedClientsFailVerification() throws {
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let systemTrust = try Self.evaluate("color", port: server.port, trusting: nil)
         // 60: "peer certificate cannot be authenticated with given CA certificates".
@@ -173,7 +179,6 @@ struct ServeTLSTests {
         "A certificate from an intermediate CA, served with the intermediate after it, is verified by a client that trusts only the root",
         .blocksItsThread)
     func certificateChain() throws {
-        let fixture = try Fixture()
         let intermediate = try fixture.authority.issueIntermediate()
         let leaf = try intermediate.issue(name: "leaf")
         let chain = try fixture.directory.write(
@@ -191,7 +196,6 @@ struct ServeTLSTests {
 
     @Test("A change made with `ensign set` reaches an event stream read over TLS", .blocksItsThread)
     func eventStreamOverTLS() throws {
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let authority = fixture.authority.certificate
         #expect(try Self.evaluate("color", port: server.port, trusting: authority).json?["value"] == "blue")
@@ -230,7 +234,6 @@ struct ServeTLSTests {
         .blocksItsThread)
     func pythonProvider() throws {
         try OpenFeatureClientTests.client.prepare(for: "The ensign serve TLS client test")
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let flags = URL(fileURLWithPath: fixture.flagsFile)
         let baseURL = "https://127.0.0.1:\(server.port)"
@@ -264,7 +267,6 @@ struct ServeTLSTests {
         "Plain HTTP to the TLS port: curl gets an error, a raw client a closed connection, each a failed handshake in the log; TLS clients are served after",
         .blocksItsThread)
     func plainHTTPIsRefused() throws {
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let plain = try Self.curl(
             "http://127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags/color", trusting: nil, ["--data", "{}"])
@@ -294,7 +296,6 @@ struct ServeTLSTests {
         "A client that stops half-way through the handshake holds no one up, and ensign serve's time-outs cut it",
         .blocksItsThread)
     func stalledHandshakeIsCut() throws {
-        let fixture = try Fixture()
         let server = try fixture.serve()
         let stalled = try RawHTTPClient(port: UInt16(server.port))
         try stalled.send(Self.halfClientHello)
@@ -308,7 +309,6 @@ struct ServeTLSTests {
         "Garbage is refused at once; 100 clients stalled in or before the handshake hold up no one: curl is answered while they stay connected",
         .blocksItsThread)
     func garbageAndStalledClients() throws {
-        let fixture = try Fixture()
         let tls = try fixture.serverTLS()
         let messages = Recorder<String>()
         // In this process, with time-outs of an hour: every close below is the server's answer
@@ -445,7 +445,6 @@ struct ServeTLSTests {
         "A bad certificate or key stops ensign serve at start with a message naming the problem", .blocksItsThread,
         arguments: BadInput.allCases)
     func badInputIsRefusedAtStart(_ input: BadInput) throws {
-        let fixture = try Fixture()
         // Given 60 s: a server that started anyway would run until killed, and the run throws.
         let result = try BuiltExecutable.run(
             "ensign",

@@ -15,6 +15,8 @@ public final class ServeProcess {
     public let socket: String
     private let outputPath: String
     private let errorsPath: String
+    /// The definitions file ``init(serving:as:arguments:environment:)`` wrote, kept as long as the server.
+    private var servedDefinitions: TemporaryDirectory?
 
     /// The server did not start; the description holds what it printed.
     public struct Failed: Error, CustomStringConvertible {
@@ -22,19 +24,58 @@ public final class ServeProcess {
         public var description: String
     }
 
-    /// Starts `ensign serve --flags flags --listen 127.0.0.1:0` with `arguments` after those,
-    /// and waits until it prints where it listens.
-    public init(flags: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts `ensign serve --flags flags --listen 127.0.0.1:port` (a free port when `port` is
+    /// 0) with `arguments` after those, and waits until it prints where it listens.
+    public init(
+        flags: String, port requested: Int = 0, arguments: [String] = [], environment: [String: String] = [:]
+    ) throws {
         directory = try TemporaryDirectory()
         socket = directory.path + "/serve.sock"
         outputPath = try directory.write("serve.out", "")
         errorsPath = try directory.write("serve.err", "")
-        let process = try BuiltExecutable.start(
-            executable: BuiltExecutable.url(named: "ensign"),
-            ["serve", "--flags", flags, "--listen", "127.0.0.1:0", "--socket", socket, "--allow-production-writes"]
-                + arguments, environment: environment, output: outputPath, errors: errorsPath)
+        let command =
+            [
+                "serve", "--flags", flags, "--listen", "127.0.0.1:\(requested)", "--socket", socket,
+                "--allow-production-writes",
+            ]
+            + arguments
+        // The port of a killed server, asked for again, may take a moment to be free.
+        var attempts = requested == 0 ? 1 : 50
+        while true {
+            let process = try BuiltExecutable.start(
+                executable: BuiltExecutable.url(named: "ensign"), command, environment: environment,
+                output: outputPath, errors: errorsPath)
+            if let ports = Self.waitForPorts(of: process, printedIn: outputPath) {
+                self.process = process
+                (port, managementPort) = ports
+                return
+            }
+            if process.isRunning { process.terminate() }
+            attempts -= 1
+            guard attempts > 0 else {
+                throw Failed(
+                    description: "ensign serve did not start: "
+                        + ((try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""))
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Starts `ensign serve` on `definitions`, written as `fileName` (its extension says YAML or
+    /// JSON) in a directory of the server's own, as ``init(flags:port:arguments:environment:)`` does.
+    public convenience init(
+        serving definitions: String, as fileName: String = "flags.yaml", arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws {
+        let flags = try TemporaryDirectory()
+        try self.init(flags: try flags.write(fileName, definitions), arguments: arguments, environment: environment)
+        servedDefinitions = flags
+    }
+
+    /// The OFREP and management ports once `process` has printed them to `outputPath`; `nil`
+    /// when it exits first or prints nothing within a minute.
+    private static func waitForPorts(of process: Process, printedIn outputPath: String) -> (Int, Int)? {
         var ports: (Int, Int)?
-        let outputPath = outputPath
         _ = waitUntil("ensign serve to print its addresses", timeout: .seconds(60)) {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let port = Self.port(after: #"OFREP on https?://127\.0\.0\.1:"#, in: text),
@@ -44,14 +85,7 @@ public final class ServeProcess {
             }
             return ports != nil || !process.isRunning
         }
-        self.process = process
-        guard let ports else {
-            if process.isRunning { process.terminate() }
-            throw Failed(
-                description: "ensign serve did not start: "
-                    + ((try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""))
-        }
-        (port, managementPort) = ports
+        return ports
     }
 
     deinit {
@@ -83,9 +117,24 @@ public final class ServeProcess {
         return kilobytes.map { $0 * 1024 }
     }
 
+    /// The OFREP base URL, for a remote source.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// `ensign set KEY VALUE` against this server's control socket.
+    public func set(_ key: String, _ value: String) throws -> BuiltExecutable.Result {
+        try BuiltExecutable.run("ensign", ["set", key, value, "--socket", socket])
+    }
+
+    /// Kills the server with SIGKILL, no goodbye to its clients, and waits for it to end;
+    /// does nothing once it has ended.
+    public func kill() {
+        guard process.isRunning else { return }
+        _ = stop(signal: SIGKILL)
+    }
+
     /// Sends `signal` and waits for the exit status (nil when it did not exit in `timeout`).
     public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(60)) -> Int32? {
-        kill(process.processIdentifier, signal)
+        Foundation.kill(process.processIdentifier, signal)
         guard BuiltExecutable.waitForExit(of: process, timeout: timeout) else { return nil }
         return process.terminationStatus
     }

@@ -24,10 +24,7 @@
                 let result = try scene.expectUntouched {
                     try scene.demo([], environment: ["HOME": scene.home, "XDG_STATE_HOME": ""])
                 }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains("refusing to keep state in \(state): it belongs to uid \(scene.user.uid)"),
-                    "\(result.errors)")
+                result.expectRefusal(saying: "refusing to keep state in \(state): it belongs to uid \(scene.user.uid)")
             }
 
             @Test(
@@ -43,12 +40,10 @@
                 let result = try scene.expectUntouched {
                     try scene.demo([], environment: ["XDG_STATE_HOME": stateHome])
                 }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains(
+                result.expectRefusal(
+                    saying:
                         "refusing to keep state in \(stateHome)/ensign/demo: \(scene.home) belongs to uid \(scene.user.uid)"
-                    ),
-                    "\(result.errors)")
+                )
             }
 
             @Test(
@@ -59,11 +54,10 @@
                 let result = try scene.expectUntouched {
                     try scene.demo([], environment: ["HOME": scene.home, "XDG_STATE_HOME": ""])
                 }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains(
+                result.expectRefusal(
+                    saying:
                         "refusing to keep state in \(scene.home)/.local/state/ensign/demo: \(scene.home) belongs to uid \(scene.user.uid)"
-                    ), "\(result.errors)")
+                )
             }
         }
     }

@@ -16,16 +16,14 @@
                 arguments: [0o777, 0o700] as [mode_t])
             func serverRefusesForeignDirectory(mode: mode_t) throws {
                 let scene = try AttackScene()
-                let runtime = scene.shared + "/ensign-0"
-                try scene.attacker.plant([.directory(runtime, mode: mode)])
+                let runtime = try scene.plantRuntimeDirectory(mode: mode)
                 let result = try scene.expectUntouched {
                     try scene.demo([], environment: ["ENSIGN_RUNTIME_DIR": runtime])
                 }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains(
+                result.expectRefusal(
+                    saying:
                         "the runtime directory \(runtime) cannot be used: it belongs to uid \(scene.user.uid), not to you (uid 0)"
-                    ), "\(result.errors)")
+                )
                 let refusal = try scene.expectUntouched {
                     #expect(throws: ControlServerError.self) {
                         try ControlServer.start(
@@ -41,17 +39,11 @@
                 arguments: ["", "/", "//"])
             func serverRefusesLink(suffix: String) throws {
                 let scene = try AttackScene()
-                let link = scene.shared + "/ensign-0"
-                try scene.attacker.plant([
-                    .directory(scene.home + "/run", mode: 0o700), .link(link, to: scene.home + "/run"),
-                ])
+                let link = try scene.plantRuntimeDirectoryLink()
                 let result = try scene.expectUntouched {
                     try scene.demo([], environment: ["ENSIGN_RUNTIME_DIR": link + suffix])
                 }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains("the runtime directory \(link) cannot be used: it is a symbolic link"),
-                    "\(result.errors)")
+                result.expectRefusal(saying: "the runtime directory \(link) cannot be used: it is a symbolic link")
             }
 
             @Test("A runtime directory reached through another user's link is not created where the link points")
@@ -69,10 +61,7 @@
                     let result = try scene.expectUntouched {
                         try scene.demo([], environment: ["ENSIGN_RUNTIME_DIR": runtime])
                     }
-                    #expect(result.status == 1, "\(result.errors)")
-                    #expect(
-                        result.errors.contains("the runtime directory \(runtime) cannot be used: \(reason)"),
-                        "\(result.errors)")
+                    result.expectRefusal(saying: "the runtime directory \(runtime) cannot be used: \(reason)")
                 }
             }
 
@@ -81,18 +70,15 @@
                 arguments: [0o777, 0o700] as [mode_t])
             func clientRefusesForeignDirectory(mode: mode_t) throws {
                 let scene = try AttackScene()
-                let runtime = scene.shared + "/ensign-0"
-                try scene.attacker.plant([.directory(runtime, mode: mode)])
+                let runtime = try scene.plantRuntimeDirectory(mode: mode)
                 let lure = try scene.listen(at: runtime + "/demo.4242.sock")
                 for command in [["list"], ["ps"], ["set", "beneficiaries.pageSize", "50"]] {
                     let result = try scene.expectUntouched {
                         try scene.ensign(command, environment: ["ENSIGN_RUNTIME_DIR": runtime])
                     }
-                    #expect(result.status == 1, "\(command): \(result.errors)")
-                    #expect(
-                        result.errors.contains(
-                            "the runtime directory \(runtime) cannot be used: it belongs to uid \(scene.user.uid)"),
-                        "\(command): \(result.errors)")
+                    result.expectRefusal(
+                        saying: "the runtime directory \(runtime) cannot be used: it belongs to uid \(scene.user.uid)",
+                        label: "\(command): ")
                 }
                 #expect(try lure.connectionsMade() == [], "the client connected to the planted socket")
             }
@@ -102,19 +88,13 @@
             )
             func clientRefusesLink() throws {
                 let scene = try AttackScene()
-                let link = scene.shared + "/ensign-0"
-                try scene.attacker.plant([
-                    .directory(scene.home + "/run", mode: 0o700), .link(link, to: scene.home + "/run"),
-                ])
+                let link = try scene.plantRuntimeDirectoryLink()
                 let lure = try scene.listen(at: scene.home + "/run/demo.4242.sock")
                 for runtime in [link, link + "/"] {
                     let result = try scene.expectUntouched {
                         try scene.ensign(["list"], environment: ["ENSIGN_RUNTIME_DIR": runtime])
                     }
-                    #expect(result.status == 1, "\(result.errors)")
-                    #expect(
-                        result.errors.contains("the runtime directory \(link) cannot be used: it is a symbolic link"),
-                        "\(result.errors)")
+                    result.expectRefusal(saying: "the runtime directory \(link) cannot be used: it is a symbolic link")
                 }
                 #expect(try lure.connectionsMade() == [], "the client connected to the planted socket")
             }

@@ -20,10 +20,7 @@
                 ]
                 for (directory, reason) in cases {
                     let result = try scene.expectUntouched { try scene.demo(["--socket", directory + "/demo.sock"]) }
-                    #expect(result.status == 1, "\(result.errors)")
-                    #expect(
-                        result.errors.contains("the runtime directory \(directory) cannot be used: \(reason)"),
-                        "\(result.errors)")
+                    result.expectRefusal(saying: "the runtime directory \(directory) cannot be used: \(reason)")
                 }
             }
 
@@ -34,11 +31,10 @@
                 try scene.attacker.plant([.link(scene.home + "/up", to: scene.workspace)])
                 let socket = scene.home + "/up/victim/demo.sock"
                 let result = try scene.expectUntouched { try scene.demo(["--socket", socket]) }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains(
+                result.expectRefusal(
+                    saying:
                         "the runtime directory \(scene.home)/up/victim cannot be used: \(scene.home) belongs to uid \(scene.user.uid)"
-                    ), "\(result.errors)")
+                )
             }
 
             @Test(
@@ -52,12 +48,10 @@
                     let lure = try scene.listen(at: socket)
                     for command in [["list"], ["set", "beneficiaries.pageSize", "50", "--persist"]] {
                         let result = try scene.expectUntouched { try scene.ensign(command + ["--socket", socket]) }
-                        #expect(result.status == 1, "\(command): \(result.errors)")
-                        #expect(
-                            result.errors.contains(
-                                "refusing to talk to \(socket): the runtime directory \(directory) cannot be used: other users can write to it"
-                            ),
-                            "\(command): \(result.errors)")
+                        result.expectRefusal(
+                            saying:
+                                "refusing to talk to \(socket): the runtime directory \(directory) cannot be used: other users can write to it",
+                            label: "\(command): ")
                     }
                     #expect(
                         try lure.connectionsMade() == [], "the client connected to the planted socket in \(directory)")

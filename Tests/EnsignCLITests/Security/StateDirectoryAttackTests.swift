@@ -35,12 +35,10 @@
                 let state = scene.shared + "/state"
                 try scene.attacker.plant(Self.preparedState(at: state, mode: mode, pointingAt: scene.victimFile))
                 let result = try scene.expectUntouched { try scene.demo(["--state", state]) }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains(
+                result.expectRefusal(
+                    saying:
                         "refusing to keep state in \(state): it belongs to uid \(scene.user.uid), not to this user (uid 0)"
-                    ),
-                    "\(result.errors)")
+                )
             }
 
             @Test(
@@ -74,10 +72,7 @@
                 let link = scene.shared + "/state"
                 try scene.attacker.plant([.link(link, to: scene.victimState)])
                 let result = try scene.expectUntouched { try scene.demo(["--state", link + suffix]) }
-                #expect(result.status == 1, "\(result.errors)")
-                #expect(
-                    result.errors.contains("refusing to keep state in \(link): it is a symbolic link"),
-                    "\(result.errors)")
+                result.expectRefusal(saying: "refusing to keep state in \(link): it is a symbolic link")
             }
         }
     }

@@ -11,32 +11,25 @@ enum SnippetPrelude {
         var isKey = false
         var needs: [String] = []
         var declaration: String
+
+        /// The key `name` of type `type` (`FlagKey<Bool>`, …), declared as the sample app declares it.
+        static func key(_ name: String, _ type: String, _ fullName: String, default value: String) -> Piece {
+            Piece(
+                name: name, isKey: true,
+                declaration: """
+                    extension \(type) {
+                        static let \(name) = \(type.prefix { $0 != "<" })("\(fullName)", default: \(value))
+                    }
+                    """)
+        }
     }
 
     static let pieces: [Piece] = [
         Piece(name: "context", declaration: "let context: AppContext = .unconfigured"),
         Piece(name: "root", declaration: "let root: AppContext = .unconfigured"),
-        Piece(
-            name: "showPendingList", isKey: true,
-            declaration: """
-                extension FlagKey<Bool> {
-                    static let showPendingList = FlagKey("beneficiaries.showPendingList", default: false)
-                }
-                """),
-        Piece(
-            name: "pageSize", isKey: true,
-            declaration: """
-                extension FlagKey<Int> {
-                    static let pageSize = FlagKey("beneficiaries.pageSize", default: 20)
-                }
-                """),
-        Piece(
-            name: "darkMode", isKey: true,
-            declaration: """
-                extension UserPreferenceKey<Bool> {
-                    static let darkMode = UserPreferenceKey("appearance.darkMode", default: false)
-                }
-                """),
+        .key("showPendingList", "FlagKey<Bool>", "beneficiaries.showPendingList", default: "false"),
+        .key("pageSize", "FlagKey<Int>", "beneficiaries.pageSize", default: "20"),
+        .key("darkMode", "UserPreferenceKey<Bool>", "appearance.darkMode", default: "false"),
         Piece(
             name: "list",
             declaration: """

@@ -24,6 +24,13 @@ enum GenerationFixtures {
         return KeyGenerator(options: options).generate(from: set)
     }
 
+    /// The problems one definitions file gives, which must generate nothing.
+    static func problems(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> [Diagnostic] {
+        let result = generate(yaml, sourceLocation: sourceLocation)
+        #expect(result.source == nil, sourceLocation: sourceLocation)
+        return result.diagnostics
+    }
+
     /// The generated source for one definitions file, which must generate without errors.
     static func source(
         _ yaml: String, access: KeyGenerationOptions.AccessLevel = .public,

@@ -66,11 +66,7 @@ struct WatchTests {
     @Test("Watching an undefined key is NOT_FOUND")
     func watchUndefined() throws {
         let harness = try ServerHarness()
-        #expect {
-            try harness.client().watch(keys: ["nowhere.defined"])
-        } throws: { error in
-            refusal(in: error)?.code == .notFound
-        }
+        expectRefusal(.notFound) { try harness.client().watch(keys: ["nowhere.defined"]) }
     }
 
     @Test("stop ends the events on that connection, which keeps answering requests")

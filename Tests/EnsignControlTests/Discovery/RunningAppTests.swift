@@ -11,15 +11,12 @@ struct RunningAppTests {
     @Test("Live sockets are listed; stale ones are removed; other files are ignored")
     func listsAndPrunes() throws {
         let directory = try TemporaryRuntimeDirectory()
-        let context = try ControlFixtures.context()
-        let first = try ControlServer.start(
-            context: context, options: ControlServerOptions(appName: "alpha", runtimeDirectory: directory.path))
-        defer { first.stop() }
+        let first = try ServerHarness(appName: "alpha", in: directory)
         let stalePath = directory.path + "/beta.999999.sock"
         _ = systemClose(try UnixSocket.listen(at: stalePath))
         try "x".write(toFile: directory.path + "/notes.txt", atomically: true, encoding: .utf8)
         let apps = try RunningApp.all(in: directory.path)
-        #expect(apps == [RunningApp(name: "alpha", pid: getpid(), socketPath: first.socketPath)])
+        #expect(apps == [RunningApp(name: "alpha", pid: getpid(), socketPath: first.server.socketPath)])
         #expect(!FileManager.default.fileExists(atPath: stalePath))
         #expect(FileManager.default.fileExists(atPath: directory.path + "/notes.txt"))
     }
@@ -50,21 +47,18 @@ struct RunningAppTests {
     @Test("One app is chosen automatically; several need --app, which picks by name")
     func chooseTarget() throws {
         let directory = try TemporaryRuntimeDirectory()
-        let context = try ControlFixtures.context()
-        let alpha = try ControlServer.start(
-            context: context, options: ControlServerOptions(appName: "alpha", runtimeDirectory: directory.path))
-        defer { alpha.stop() }
-        #expect(try ControlTarget.automatic.socketPath(in: directory.path) == alpha.socketPath)
-        let beta = try ControlServer.start(
-            context: context, options: ControlServerOptions(appName: "beta", runtimeDirectory: directory.path))
-        defer { beta.stop() }
+        let alpha = try ServerHarness(appName: "alpha", in: directory)
+        // Both must be running until the end: choosing among several apps is the point.
+        defer { alpha.server.stop() }
+        #expect(try ControlTarget.automatic.socketPath(in: directory.path) == alpha.server.socketPath)
+        let beta = try ServerHarness(appName: "beta", in: directory, context: alpha.context)
         #expect {
             try ControlTarget.automatic.socketPath(in: directory.path)
         } throws: { error in
             guard let error = error as? ControlClientError, error.isTargetAmbiguous else { return false }
             return "\(error)".contains("alpha") && "\(error)".contains("beta") && "\(error)".contains("--app")
         }
-        #expect(try ControlTarget.app("beta").socketPath(in: directory.path) == beta.socketPath)
+        #expect(try ControlTarget.app("beta").socketPath(in: directory.path) == beta.server.socketPath)
         #expect {
             try ControlTarget.app("gamma").socketPath(in: directory.path)
         } throws: { error in

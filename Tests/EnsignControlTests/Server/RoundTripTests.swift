@@ -48,17 +48,10 @@ struct RoundTripTests {
     func setInvalidValue() throws {
         let harness = try ServerHarness()
         let client = try harness.client()
-        #expect {
+        expectRefusal(.invalidValue, containing: "beneficiaries.pageSize") {
             try client.set("beneficiaries.pageSize", to: 500)
-        } throws: { error in
-            refusal(in: error).map { $0.code == .invalidValue && $0.message.contains("beneficiaries.pageSize") }
-                ?? false
         }
-        #expect {
-            try client.set("beneficiaries.sortOrder", to: "size")
-        } throws: { error in
-            refusal(in: error)?.code == .invalidValue
-        }
+        expectRefusal(.invalidValue) { try client.set("beneficiaries.sortOrder", to: "size") }
         #expect(harness.context[.pageSize] == 30)
         #expect(harness.context.overrides.isEmpty)
     }
@@ -70,13 +63,7 @@ struct RoundTripTests {
         for call in [
             { _ = try client.get("beneficiaries.pagesize") }, { _ = try client.set("beneficiaries.pagesize", to: 5) },
         ] {
-            #expect {
-                try call()
-            } throws: { error in
-                refusal(in: error).map {
-                    $0.code == .notFound && $0.message.contains("did you mean 'beneficiaries.pageSize'?")
-                } ?? false
-            }
+            expectRefusal(.notFound, containing: "did you mean 'beneficiaries.pageSize'?", call)
         }
     }
 
@@ -88,11 +75,8 @@ struct RoundTripTests {
         #expect(harness.context[.showPendingList] == true)
         #expect(try client.toggle("beneficiaries.showPendingList").value == false)
         #expect(harness.context[.showPendingList] == false)
-        #expect {
+        expectRefusal(.invalidValue, containing: "only bool flags can be toggled") {
             try client.toggle("beneficiaries.pageSize")
-        } throws: { error in
-            refusal(in: error).map { $0.code == .invalidValue && $0.message.contains("only bool flags can be toggled") }
-                ?? false
         }
     }
 

@@ -18,13 +18,7 @@ struct WritePolicyTests {
             { _ = try client.resetAll() },
         ]
         for write in writes {
-            #expect {
-                try write()
-            } throws: { error in
-                refusal(in: error).map {
-                    $0.code == .forbidden && $0.message.contains("allowsWritesInProduction: true")
-                } ?? false
-            }
+            expectRefusal(.forbidden, containing: "allowsWritesInProduction: true", write)
         }
         #expect(harness.context.overrides.isEmpty)
         #expect(try client.get("beneficiaries.pageSize").value == 30)
@@ -35,11 +29,7 @@ struct WritePolicyTests {
     func productionInAnyCase(_ environment: String) throws {
         let harness = try ServerHarness(environment: environment)
         let client = try harness.client()
-        #expect {
-            try client.set("beneficiaries.pageSize", to: 50)
-        } throws: { error in
-            refusal(in: error)?.code == .forbidden
-        }
+        expectRefusal(.forbidden) { try client.set("beneficiaries.pageSize", to: 50) }
         #expect(harness.context.overrides.isEmpty)
         #expect(try client.status().acceptsWrites == false)
     }
@@ -82,10 +72,8 @@ struct WritePolicyTests {
     @Test("persist without an overrides file is UNAVAILABLE and changes nothing")
     func persistWithoutFile() throws {
         let harness = try ServerHarness()
-        #expect {
+        expectRefusal(.unavailable, containing: "overridesFile") {
             try harness.client().set("beneficiaries.pageSize", to: 75, persist: true)
-        } throws: { error in
-            refusal(in: error).map { $0.code == .unavailable && $0.message.contains("overridesFile") } ?? false
         }
         #expect(harness.context[.pageSize] == 30)
     }

@@ -2,6 +2,7 @@ import Ensign
 import EnsignJSON
 import EnsignTestSupport
 import Foundation
+import Testing
 
 @testable import EnsignControl
 
@@ -26,13 +27,15 @@ final class ServerHarness {
     /// The server's log lines, in order.
     let logged = Recorder<String>()
 
+    /// Starts a server named `appName` in `directory` (a new private one when `nil`) on
+    /// `context` (the fixtures' context for `environment` when `nil`).
     init(
-        context: AppContext? = nil, environment: String = "development",
-        configure: (inout ControlServerOptions) -> Void = { _ in }
+        appName: String = "testapp", in directory: TemporaryRuntimeDirectory? = nil, context: AppContext? = nil,
+        environment: String = "development", configure: (inout ControlServerOptions) -> Void = { _ in }
     ) throws {
-        directory = try TemporaryRuntimeDirectory()
+        self.directory = try directory ?? TemporaryRuntimeDirectory()
         self.context = try context ?? ControlFixtures.context(environment: environment)
-        var options = ControlServerOptions(appName: "testapp", runtimeDirectory: directory.path)
+        var options = ControlServerOptions(appName: appName, runtimeDirectory: self.directory.path)
         let logged = self.logged
         options.log = { message in logged.record(message) }
         configure(&options)
@@ -96,8 +99,16 @@ final class RawConnection {
     func close() { channel.close() }
 }
 
-/// The server's refusal inside a client error, if that is what `error` is.
-func refusal(in error: any Error) -> ControlError? {
-    guard case .refused(let refusal) = error as? ControlClientError else { return nil }
-    return refusal
+/// Expects `call` to be refused by the server with `code`, and with a message that contains
+/// `message` when one is given.
+func expectRefusal<Result>(
+    _ code: ControlErrorCode, containing message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ call: () throws -> Result
+) {
+    #expect(sourceLocation: sourceLocation) {
+        try call()
+    } throws: { error in
+        guard case .refused(let refusal) = error as? ControlClientError else { return false }
+        return refusal.code == code && message.map { refusal.message.contains($0) } ?? true
+    }
 }

@@ -39,16 +39,10 @@ struct SwiftUIGlueTests {
                 .appendingPathComponent("ensign-swiftui-\(UUID().uuidString)-\(file.lastPathComponent)")
             try source.write(to: scratch, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swiftc", "-parse", "-swift-version", "6", scratch.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(file.lastPathComponent):\n\(output)")
+            let result = try BuiltExecutable.run(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                ["swiftc", "-parse", "-swift-version", "6", scratch.path])
+            #expect(result.status == 0, "\(file.lastPathComponent):\n\(result.output)\(result.errors)")
         }
     }
 }

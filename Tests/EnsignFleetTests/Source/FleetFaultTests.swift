@@ -81,36 +81,35 @@ extension EtcdIntegrationTests {
     struct FleetFaultTests {
         @Test("Killing the only etcd member during a stream of writes and restarting it loses no update")
         func killAndRestart() throws {
-            let cluster = try EtcdCluster()
-            defer { cluster.stop() }
-            let prefix = uniquePrefix("kill")
-            let fleet = try FleetApps(
-                definitions: WriteStream.definitions(count: 60), endpoints: [cluster.clientURLs, cluster.clientURLs],
-                prefix: prefix)
-            defer { fleet.stop() }
-            let (apps, sources) = (fleet.contexts, fleet.sources)
-
-            let stream = WriteStream(count: 60, client: try cluster.client(prefix: prefix), prefix: prefix)
-            #expect(stream.acknowledged.wait(until: { $0 >= 20 }, timeout: .seconds(30)))
-            cluster.kill(cluster.members[0])
-            #expect(
-                waitUntil("app 0's status to be degraded") { apps[0].status.isDegraded },
-                "the outage shows in the status")
-            try cluster.restart(cluster.members[0])
-            stream.join()
-            #expect(stream.failedAttempts.count > 0, "some writes met the outage")
-
-            for (index, app) in apps.enumerated() {
-                let converged = waitUntil(
-                    "app \(index) to converge", timeout: .seconds(120), pollingEvery: .milliseconds(20)
-                ) {
-                    stream.hasConverged(app)
+            try EtcdTestBed.run(prefix: "kill") { bed in
+                let cluster = bed.cluster
+                let started = try (0..<2).map { _ in
+                    try bed.startSyncedApp(definitions: WriteStream.definitions(count: 60))
                 }
-                #expect(converged, "app \(index) misses \(stream.differences(app).prefix(10))")
+                let (apps, sources) = (started.map(\.context), started.map(\.source))
+
+                let stream = WriteStream(count: 60, client: bed.client, prefix: bed.prefix)
+                #expect(stream.acknowledged.wait(until: { $0 >= 20 }, timeout: .seconds(30)))
+                cluster.kill(cluster.members[0])
                 #expect(
-                    waitUntil("app \(index)'s status to be healthy") { !app.status.isDegraded },
-                    "app \(index) is healthy again")
-                #expect(sources[index].fullReads == 1, "app \(index) resumed its watch rather than re-reading")
+                    waitUntil("app 0's status to be degraded") { apps[0].status.isDegraded },
+                    "the outage shows in the status")
+                try cluster.restart(cluster.members[0])
+                stream.join()
+                #expect(stream.failedAttempts.count > 0, "some writes met the outage")
+
+                for (index, app) in apps.enumerated() {
+                    let converged = waitUntil(
+                        "app \(index) to converge", timeout: .seconds(120), pollingEvery: .milliseconds(20)
+                    ) {
+                        stream.hasConverged(app)
+                    }
+                    #expect(converged, "app \(index) misses \(stream.differences(app).prefix(10))")
+                    #expect(
+                        waitUntil("app \(index)'s status to be healthy") { !app.status.isDegraded },
+                        "app \(index) is healthy again")
+                    #expect(sources[index].fullReads == 1, "app \(index) resumed its watch rather than re-reading")
+                }
             }
         }
 
@@ -118,78 +117,76 @@ extension EtcdIntegrationTests {
             "A three-member cluster loses the member an app watches (SIGKILL) during 1,000 writes: both apps converge on etcd's values"
         )
         func threeMembersLoseOne() throws {
-            let cluster = try EtcdCluster(size: 3)
-            defer { cluster.stop() }
-            let prefix = uniquePrefix("three")
-            let urls = cluster.clientURLs
-            let fleet = try Self.twoApps(on: cluster, prefix: prefix)
-            defer { fleet.stop() }
-            let apps = fleet.contexts
+            try Self.withTwoApps(prefix: "three") { bed, apps in
+                let (cluster, urls) = (bed.cluster, bed.cluster.clientURLs)
 
-            let stream = WriteStream(count: 500, client: try cluster.client(prefix: prefix), prefix: prefix)
-            #expect(stream.acknowledged.wait(until: { $0 >= 100 }, timeout: .seconds(60)))
-            let killed = ContinuousClock.now
-            cluster.kill(cluster.members[0])
-            #expect(
-                waitUntil("app 0 to move to a live member", timeout: .seconds(30)) {
-                    apps[0].status.fleet?.source != "etcd \(urls[0])" && apps[0].status.fleet?.isReachable == true
-                })
-            print("fleet failover: the app watching a killed member moved after \(ContinuousClock.now - killed)")
-            stream.join()
-            try Self.expectConverged(apps, on: stream)
-            #expect(apps[0].status.fleet?.source != "etcd \(urls[0])", "the first app moved to a live member")
+                let stream = WriteStream(count: 500, client: bed.client, prefix: bed.prefix)
+                #expect(stream.acknowledged.wait(until: { $0 >= 100 }, timeout: .seconds(60)))
+                let killed = ContinuousClock.now
+                cluster.kill(cluster.members[0])
+                #expect(
+                    waitUntil("app 0 to move to a live member", timeout: .seconds(30)) {
+                        apps[0].status.fleet?.source != "etcd \(urls[0])" && apps[0].status.fleet?.isReachable == true
+                    })
+                print("fleet failover: the app watching a killed member moved after \(ContinuousClock.now - killed)")
+                stream.join()
+                try Self.expectConverged(apps, on: stream)
+                #expect(apps[0].status.fleet?.source != "etcd \(urls[0])", "the first app moved to a live member")
+            }
         }
 
         @Test(
             "A member frozen for 15 s (SIGSTOP) during 1,000 writes: the app watching it moves to a live member and misses nothing"
         )
         func frozenMember() throws {
-            let cluster = try EtcdCluster(size: 3)
-            defer { cluster.stop() }
-            let prefix = uniquePrefix("frozen")
-            let urls = cluster.clientURLs
-            let fleet = try Self.twoApps(on: cluster, prefix: prefix)
-            defer { fleet.stop() }
-            let apps = fleet.contexts
+            try Self.withTwoApps(prefix: "frozen") { bed, apps in
+                let (cluster, urls) = (bed.cluster, bed.cluster.clientURLs)
 
-            // The writer is another process's client, on the members that stay awake.
-            let stream = WriteStream(
-                count: 500, client: try cluster.client(prefix: prefix, endpoints: [urls[1], urls[2]]), prefix: prefix)
-            #expect(stream.acknowledged.wait(until: { $0 >= 100 }, timeout: .seconds(60)))
-            let frozen = ContinuousClock.now
-            cluster.freeze(cluster.members[0])
-            defer { cluster.thaw(cluster.members[0]) }
-            // Its watch stays open and silent; only the keep-alive check tells.
-            #expect(
-                waitUntil("app 0 to move off the frozen member", timeout: .seconds(30)) {
-                    apps[0].status.fleet?.source != "etcd \(urls[0])" && apps[0].status.fleet?.isReachable == true
-                })
-            let moved = ContinuousClock.now - frozen
-            print("fleet failover: the app watching a frozen member moved after \(moved)")
-            #expect(moved < .seconds(15), "moved while the member was still frozen")
-            stream.join()
-            for (index, app) in apps.enumerated() {
+                // The writer is another process's client, on the members that stay awake.
+                let stream = WriteStream(
+                    count: 500, client: try cluster.client(prefix: bed.prefix, endpoints: [urls[1], urls[2]]),
+                    prefix: bed.prefix)
+                #expect(stream.acknowledged.wait(until: { $0 >= 100 }, timeout: .seconds(60)))
+                let frozen = ContinuousClock.now
+                cluster.freeze(cluster.members[0])
+                defer { cluster.thaw(cluster.members[0]) }
+                // Its watch stays open and silent; only the keep-alive check tells.
                 #expect(
-                    waitUntil("app \(index) to converge while the member is frozen", timeout: .seconds(30)) {
-                        stream.hasConverged(app)
-                    }, "app \(index) misses \(stream.differences(app).prefix(10))")
+                    waitUntil("app 0 to move off the frozen member", timeout: .seconds(30)) {
+                        apps[0].status.fleet?.source != "etcd \(urls[0])" && apps[0].status.fleet?.isReachable == true
+                    })
+                let moved = ContinuousClock.now - frozen
+                print("fleet failover: the app watching a frozen member moved after \(moved)")
+                #expect(moved < .seconds(15), "moved while the member was still frozen")
+                stream.join()
+                for (index, app) in apps.enumerated() {
+                    #expect(
+                        waitUntil("app \(index) to converge while the member is frozen", timeout: .seconds(30)) {
+                            stream.hasConverged(app)
+                        }, "app \(index) misses \(stream.differences(app).prefix(10))")
+                }
+                // The rest of the 15 seconds, then the member wakes; nothing regresses.
+                let remaining = .seconds(15) - (ContinuousClock.now - frozen)
+                if remaining > .zero { Thread.sleep(forTimeInterval: Double(remaining.components.seconds)) }
+                cluster.thaw(cluster.members[0])
+                try Self.expectConverged(apps, on: stream)
             }
-            // The rest of the 15 seconds, then the member wakes; nothing regresses.
-            let remaining = .seconds(15) - (ContinuousClock.now - frozen)
-            if remaining > .zero { Thread.sleep(forTimeInterval: Double(remaining.components.seconds)) }
-            cluster.thaw(cluster.members[0])
-            try Self.expectConverged(apps, on: stream)
         }
 
-        /// Two apps on a three-member cluster for a stream of 500 keys: the first starts on
-        /// member 0 (the one the test harms), the second on member 1.
-        private static func twoApps(on cluster: EtcdCluster, prefix: String) throws -> FleetApps {
-            let urls = cluster.clientURLs
-            let fleet = try FleetApps(
-                definitions: WriteStream.definitions(count: 500), endpoints: [urls, [urls[1], urls[2], urls[0]]],
-                prefix: prefix)
-            #expect(fleet.contexts[0].status.fleet?.source == "etcd \(urls[0])")
-            return fleet
+        /// Runs `body` on a three-member test bed with two apps for a stream of 500 keys: the
+        /// first starts on member 0 (the one the test harms), the second on member 1.
+        private static func withTwoApps(
+            prefix label: String, _ body: (EtcdTestBed, [AppContext]) throws -> Void
+        ) throws {
+            try EtcdTestBed.run(size: 3, prefix: label) { bed in
+                let urls = bed.cluster.clientURLs
+                let apps = try [urls, [urls[1], urls[2], urls[0]]].map { endpoints in
+                    try bed.startSyncedApp(definitions: WriteStream.definitions(count: 500), endpoints: endpoints)
+                        .context
+                }
+                #expect(apps[0].status.fleet?.source == "etcd \(urls[0])")
+                try body(bed, apps)
+            }
         }
 
         /// Each app converges on what the stream wrote, and agrees with etcd key by key.

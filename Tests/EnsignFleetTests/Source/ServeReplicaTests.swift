@@ -27,86 +27,83 @@ extension EtcdIntegrationTests {
             "Three replicas on one etcd behind nginx: 304s across replicas; a fleet write reaches every replica's streams"
         )
         func replicasAgree() throws {
-            let cluster = try EtcdCluster()
-            defer { cluster.stop() }
-            let directory = try TemporaryDirectory()
-            let flagsFile = try directory.write("flags.yaml", Self.flags)
-            let prefix = uniquePrefix("serve-replicas")
-            let replicas = try (0..<3).map { _ in
-                try ServeProcess(
-                    flags: flagsFile, arguments: ["--etcd", cluster.clientURLs[0], "--etcd-prefix", prefix])
-            }
-            let balancer = try NginxProcess { port in
-                """
-                upstream replicas {
-                    \(replicas.map { "server 127.0.0.1:\($0.port);" }.joined(separator: "\n        "))
-                    keepalive 16;
+            try EtcdTestBed.run(prefix: "serve-replicas") { bed in
+                let flagsFile = try bed.directory.write("flags.yaml", Self.flags)
+                let replicas = try (0..<3).map { _ in
+                    try ServeProcess(
+                        flags: flagsFile, arguments: ["--etcd", bed.firstClientURL, "--etcd-prefix", bed.prefix])
                 }
-                server {
-                    listen 127.0.0.1:\(port);
-                    location / {
-                        proxy_pass http://replicas;
-                        proxy_http_version 1.1;
-                        proxy_set_header Connection "";
-                        proxy_read_timeout 300s;
+                let balancer = try NginxProcess { port in
+                    """
+                    upstream replicas {
+                        \(replicas.map { "server 127.0.0.1:\($0.port);" }.joined(separator: "\n        "))
+                        keepalive 16;
                     }
+                    server {
+                        listen 127.0.0.1:\(port);
+                        location / {
+                            proxy_pass http://replicas;
+                            proxy_http_version 1.1;
+                            proxy_set_header Connection "";
+                            proxy_read_timeout 300s;
+                        }
+                    }
+                    """
                 }
-                """
+
+                // Every replica computes the same tag for the same context.
+                let tags = try replicas.map { try Curl.bulk(port: $0.port, body: Self.bulkBody).header("etag") }
+                #expect(Set(tags).count == 1 && tags[0] != nil, "tags by replica: \(tags)")
+                let tag = try #require(tags[0])
+
+                // Through the balancer, round robin: every request after the first is a 304.
+                let first = try Curl.bulk(port: balancer.port, body: Self.bulkBody)
+                #expect(first.status == 200)
+                #expect(first.header("etag") == tag)
+                for round in 0..<6 {
+                    let revalidated = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: tag)
+                    #expect(revalidated.status == 304, "round \(round): \(revalidated.status) \(revalidated.body)")
+                }
+
+                // A stream on every replica, and two through the balancer.
+                let streams =
+                    try replicas.map { try Curl.Stream(port: $0.port) }
+                    + (0..<2).map { _ in try Curl.Stream(port: balancer.port) }
+                for stream in streams { #expect(stream.waitFor(": connected"), "\(stream.text)") }
+
+                let set = try EnsignProcess.run(["fleet", "set", "list.pageSize", "60"] + bed.commandLineOptions)
+                #expect(set.status == 0, "\(set.errors)")
+                for stream in streams {
+                    #expect(
+                        stream.waitFor("refetchEvaluation"), "a stream did not hear the fleet write: \(stream.text)")
+                }
+                // The same event id from every replica: the configuration's digest.
+                let ids = Set(streams.compactMap { $0.lastEventID })
+                #expect(ids.count == 1, "event ids: \(ids)")
+
+                // The old tag is stale everywhere; the new one is the same everywhere, and 304s follow.
+                let changed = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: tag)
+                #expect(changed.status == 200)
+                #expect(changed.body.contains(#""key":"list.pageSize","reason":"STATIC","value":60"#))
+                let newTag = try #require(changed.header("etag"))
+                #expect(newTag != tag)
+                let newTags = try replicas.map { try Curl.bulk(port: $0.port, body: Self.bulkBody).header("etag") }
+                #expect(Set(newTags) == [newTag], "new tags by replica: \(newTags)")
+                for round in 0..<6 {
+                    let revalidated = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: newTag)
+                    #expect(revalidated.status == 304, "round \(round) after the change: \(revalidated.status)")
+                }
+
+                // A client that reconnects to another replica with the current id gets no event at
+                // once; with the old one, it does.
+                let currentID = try #require(ids.first)
+                let resumed = try Curl.Stream(port: replicas[2].port, lastEventID: currentID)
+                #expect(resumed.waitFor(": connected"))
+                #expect(!resumed.text.contains("refetchEvaluation"))
+                let behind = try Curl.Stream(port: replicas[1].port, lastEventID: "0000000000000000")
+                #expect(behind.waitFor("refetchEvaluation"))
+                #expect(balancer.errorLog.isEmpty || !balancer.errorLog.contains("[error]"), "\(balancer.errorLog)")
             }
-
-            // Every replica computes the same tag for the same context.
-            let tags = try replicas.map { try Curl.bulk(port: $0.port, body: Self.bulkBody).header("etag") }
-            #expect(Set(tags).count == 1 && tags[0] != nil, "tags by replica: \(tags)")
-            let tag = try #require(tags[0])
-
-            // Through the balancer, round robin: every request after the first is a 304.
-            let first = try Curl.bulk(port: balancer.port, body: Self.bulkBody)
-            #expect(first.status == 200)
-            #expect(first.header("etag") == tag)
-            for round in 0..<6 {
-                let revalidated = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: tag)
-                #expect(revalidated.status == 304, "round \(round): \(revalidated.status) \(revalidated.body)")
-            }
-
-            // A stream on every replica, and two through the balancer.
-            let streams =
-                try replicas.map { try Curl.Stream(port: $0.port) }
-                + (0..<2).map { _ in try Curl.Stream(port: balancer.port) }
-            for stream in streams { #expect(stream.waitFor(": connected"), "\(stream.text)") }
-
-            let set = try EnsignProcess.run([
-                "fleet", "set", "list.pageSize", "60", "--etcd", cluster.clientURLs[0], "--prefix", prefix,
-            ])
-            #expect(set.status == 0, "\(set.errors)")
-            for stream in streams {
-                #expect(stream.waitFor("refetchEvaluation"), "a stream did not hear the fleet write: \(stream.text)")
-            }
-            // The same event id from every replica: the configuration's digest.
-            let ids = Set(streams.compactMap { $0.lastEventID })
-            #expect(ids.count == 1, "event ids: \(ids)")
-
-            // The old tag is stale everywhere; the new one is the same everywhere, and 304s follow.
-            let changed = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: tag)
-            #expect(changed.status == 200)
-            #expect(changed.body.contains(#""key":"list.pageSize","reason":"STATIC","value":60"#))
-            let newTag = try #require(changed.header("etag"))
-            #expect(newTag != tag)
-            let newTags = try replicas.map { try Curl.bulk(port: $0.port, body: Self.bulkBody).header("etag") }
-            #expect(Set(newTags) == [newTag], "new tags by replica: \(newTags)")
-            for round in 0..<6 {
-                let revalidated = try Curl.bulk(port: balancer.port, body: Self.bulkBody, ifNoneMatch: newTag)
-                #expect(revalidated.status == 304, "round \(round) after the change: \(revalidated.status)")
-            }
-
-            // A client that reconnects to another replica with the current id gets no event at
-            // once; with the old one, it does.
-            let currentID = try #require(ids.first)
-            let resumed = try Curl.Stream(port: replicas[2].port, lastEventID: currentID)
-            #expect(resumed.waitFor(": connected"))
-            #expect(!resumed.text.contains("refetchEvaluation"))
-            let behind = try Curl.Stream(port: replicas[1].port, lastEventID: "0000000000000000")
-            #expect(behind.waitFor("refetchEvaluation"))
-            #expect(balancer.errorLog.isEmpty || !balancer.errorLog.contains("[error]"), "\(balancer.errorLog)")
         }
     }
 }

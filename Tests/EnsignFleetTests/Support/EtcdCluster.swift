@@ -29,23 +29,13 @@ final class EtcdCluster: @unchecked Sendable {
     /// Runs `etcdctl` against the cluster; returns its output, or throws with it when it fails.
     @discardableResult
     func etcdctl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.etcdctl!)
-        process.arguments = ["--endpoints=\(clientURLs.joined(separator: ","))"] + arguments
-        if let tls {
-            process.arguments! += [
-                "--cacert", tls.authority.certificate, "--cert", tls.client.certificate, "--key", tls.client.key,
-            ]
+        let options = ["--endpoints=\(clientURLs.joined(separator: ","))"] + (tls?.commandLineOptions ?? [])
+        let result = try BuiltExecutable.run(
+            executable: URL(fileURLWithPath: Self.etcdctl!), options + arguments, environment: ["ETCDCTL_API": "3"])
+        guard result.status == 0 else {
+            throw EtcdTestError("etcdctl \(arguments) failed: \(result.output)\(result.errors)")
         }
-        process.environment = ["ETCDCTL_API": "3"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw EtcdTestError("etcdctl \(arguments) failed: \(text)") }
-        return text
+        return result.output
     }
 
     /// What to do when etcd is missing: these tests need it and fail (not skip) without it.
@@ -108,6 +98,12 @@ final class EtcdCluster: @unchecked Sendable {
             // certificate that has one ("CommonName of client sending a request against gateway
             // will be ignored"), since the gateway would not use it as the user.
             client = try authority.issueClient(commonName: nil)
+        }
+
+        /// `--cacert`, `--cert` and `--key` for the authority and the client certificate, as
+        /// `etcdctl` and `ensign` take them.
+        var commandLineOptions: [String] {
+            ["--cacert", authority.certificate, "--cert", client.certificate, "--key", client.key]
         }
 
         /// Sets a configuration's TLS files to trust the authority and present the client certificate.

@@ -64,25 +64,3 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)
     return sorted[max(0, index)]
 }
-
-/// App contexts, each fed by its own etcd fleet source (its own thread and connection), as
-/// separate instances of an app would be.
-struct FleetApps {
-    let contexts: [AppContext]
-    let sources: [EtcdFleetSource]
-
-    /// Starts one app per endpoint list, all on `prefix`, and waits until each has read it.
-    init(definitions: String, endpoints: [[String]], prefix: String) throws {
-        contexts = try endpoints.map { _ in try AppContext(definitions: definitions) }
-        sources = try zip(contexts, endpoints).map { context, endpoints in
-            try EtcdFleetSource.start(context: context, configuration: testConfiguration(endpoints, prefix: prefix))
-        }
-        for source in sources where !source.waitUntilSynced(timeout: .seconds(10)) {
-            throw EtcdTestError("a fleet source did not read \(prefix) within 10 seconds")
-        }
-    }
-
-    func stop() {
-        for source in sources { source.stop() }
-    }
-}

@@ -10,9 +10,8 @@ import Testing
 @Suite("OFREP remote source's offline cache")
 struct EvaluationCacheTests {
     /// Runs a source against `server` until it has synced once and written its cache, then stops it.
-    private static func warmCache(_ server: ServiceTransport, cacheFile: String, targetingKey: String = "user-1") throws
-    {
-        let app = try attachedApp(testConfiguration(cacheFile: cacheFile, targetingKey: targetingKey), server: server)
+    private static func warmCache(_ server: ServiceTransport, cacheFile: String) throws {
+        let app = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         #expect(app.source.waitUntilSynced(timeout: .seconds(10)))
         app.source.stop()
         #expect(FileManager.default.fileExists(atPath: cacheFile))
@@ -20,14 +19,12 @@ struct EvaluationCacheTests {
 
     @Test("An offline start has the last known values as attach returns, then catches up when the server returns")
     func offlineStart() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
-        try Self.warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer(pageSize: 45)
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         var status = stat()
         #expect(stat(cacheFile, &status) == 0 && status.st_mode & 0o777 == 0o600, "the cache is private")
-        #expect(stat(directory.path + "/state", &status) == 0 && status.st_mode & 0o777 == 0o700)
+        #expect(stat(cached.stateDirectory, &status) == 0 && status.st_mode & 0o777 == 0o700)
         let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
         #expect(!text.contains("user-1"), "the targeting key is not kept, only a hash")
         #expect(!text.contains("eventStreams"), "nor the event stream URL")
@@ -59,18 +56,22 @@ struct EvaluationCacheTests {
         }
     }
 
-    /// A server whose `list.pageSize` is 45, and a cache file in a directory of its own that a
-    /// source has written from it.
+    /// A server (its `list.pageSize` overridden to `pageSize`, if given; offering an event
+    /// stream or not), and a cache file in a directory of its own that a source has written
+    /// from it.
     private struct CachedServer {
         let directory: TemporaryDirectory
         let cacheFile: String
         let server: ServiceTransport
+        /// The directory the cache file is in.
+        var stateDirectory: String { directory.path + "/state" }
 
-        init() throws {
+        init(pageSize: Int? = nil, offersStream: Bool = true) throws {
             directory = try TemporaryDirectory()
             cacheFile = directory.path + "/state/remote-flags.json"
             server = try ServiceTransport(definitions: serverDefinitions)
-            try server.context.setOverride(keyNamed: "list.pageSize", to: 45)
+            server.state.withLock { $0.offersStream = offersStream }
+            if let pageSize { try server.context.setOverride(keyNamed: "list.pageSize", to: .int(pageSize)) }
             try EvaluationCacheTests.warmCache(server, cacheFile: cacheFile)
         }
     }
@@ -86,7 +87,7 @@ struct EvaluationCacheTests {
 
     @Test("network-first (ADR 0009): the server's values as attach returns, never the cache's first")
     func networkFirstOnline() throws {
-        let cached = try CachedServer()
+        let cached = try CachedServer(pageSize: 45)
         let (cacheFile, server) = (cached.cacheFile, cached.server)
         defer { withExtendedLifetime(cached) {} }
         try server.context.setOverride(keyNamed: "list.pageSize", to: 55)
@@ -100,7 +101,7 @@ struct EvaluationCacheTests {
 
     @Test("network-first offline: the cache as attach returns after the failed request, then the server's values")
     func networkFirstOffline() throws {
-        let cached = try CachedServer()
+        let cached = try CachedServer(pageSize: 45)
         let (cacheFile, server) = (cached.cacheFile, cached.server)
         defer { withExtendedLifetime(cached) {} }
         let before = server.bulkRequests.count
@@ -119,7 +120,7 @@ struct EvaluationCacheTests {
 
     @Test("network-first refused (401, 403, 400): the cache is not used, the refusal is reported")
     func networkFirstRefused() throws {
-        let cached = try CachedServer()
+        let cached = try CachedServer(pageSize: 45)
         let (cacheFile, server) = (cached.cacheFile, cached.server)
         defer { withExtendedLifetime(cached) {} }
         for status in [401, 403, 400] {
@@ -140,7 +141,7 @@ struct EvaluationCacheTests {
 
     @Test("disabled: the cache file is neither read nor written")
     func cacheDisabled() throws {
-        let cached = try CachedServer()
+        let cached = try CachedServer(pageSize: 45)
         let (cacheFile, server) = (cached.cacheFile, cached.server)
         defer { withExtendedLifetime(cached) {} }
         let written = try String(contentsOfFile: cacheFile, encoding: .utf8)
@@ -159,11 +160,9 @@ struct EvaluationCacheTests {
 
     @Test("A cache whose evaluation is the server's current one is confirmed by a 304 and relabelled live")
     func confirmedByNotModified() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        server.state.withLock { $0.offersStream = false }
-        try Self.warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer(offersStream: false)
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         defer { source.stop() }
         #expect(source.waitUntilSynced(timeout: .seconds(10)))
@@ -174,10 +173,10 @@ struct EvaluationCacheTests {
 
     @Test("A cache of another context or server is not used")
     func otherContext() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try Self.warmCache(server, cacheFile: cacheFile, targetingKey: "user-1")
+        // The cache is written for the default targeting key, user-1.
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         server.state.withLock { $0.isDown = true }
         let (context, source) = try attachedApp(
             testConfiguration(cacheFile: cacheFile, targetingKey: "user-2"), server: server)
@@ -189,10 +188,9 @@ struct EvaluationCacheTests {
 
     @Test("A corrupt cache is set aside, reported and not used; the next good evaluation replaces it")
     func corruptCache() throws {
-        let directory = try TemporaryDirectory()
-        let cacheFile = directory.path + "/state/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try Self.warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
         let good = try String(contentsOfFile: cacheFile, encoding: .utf8)
         try String(good.prefix(good.count / 2)).write(toFile: cacheFile, atomically: false, encoding: .utf8)
         server.state.withLock { $0.isDown = true }
@@ -202,7 +200,7 @@ struct EvaluationCacheTests {
         let problems = source.currentValues().diagnostics
         #expect(problems.count == 1 && problems.first?.severity == .warning)
         #expect(problems.first?.message.contains("kept aside as \(cacheFile).corrupt-") == true)
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state")
+        let names = try FileManager.default.contentsOfDirectory(atPath: cached.stateDirectory)
         #expect(names.contains { $0.hasPrefix("remote-flags.json.corrupt-") })
         #expect(!names.contains("remote-flags.json"))
         server.state.withLock { $0.isDown = false }
@@ -213,12 +211,10 @@ struct EvaluationCacheTests {
 
     @Test("A cache directory other users can write to is refused: nothing is read or written there")
     func unsafeDirectory() throws {
-        let directory = try TemporaryDirectory()
-        let state = directory.path + "/state"
-        let cacheFile = state + "/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try Self.warmCache(server, cacheFile: cacheFile)
-        chmod(state, 0o777)
+        let cached = try CachedServer()
+        let (cacheFile, server) = (cached.cacheFile, cached.server)
+        defer { withExtendedLifetime(cached) {} }
+        chmod(cached.stateDirectory, 0o777)
         server.state.withLock { $0.isDown = true }
         let (context, source) = try attachedApp(testConfiguration(cacheFile: cacheFile), server: server)
         #expect(context.value(forKeyNamed: "list.pageSize") == 10, "the planted-file risk outweighs the cache")
@@ -235,11 +231,9 @@ struct EvaluationCacheTests {
 
     @Test("A full disk: the values are in force, the failure is reported, and the old cache stays whole")
     func fullDisk() throws {
-        let directory = try TemporaryDirectory()
-        let state = directory.path + "/state"
-        let cacheFile = state + "/remote-flags.json"
-        let server = try ServiceTransport(definitions: serverDefinitions)
-        try Self.warmCache(server, cacheFile: cacheFile)
+        let cached = try CachedServer()
+        let (cacheFile, server, state) = (cached.cacheFile, cached.server, cached.stateDirectory)
+        defer { withExtendedLifetime(cached) {} }
         let before = try String(contentsOfFile: cacheFile, encoding: .utf8)
         FileSystemFaults.inject(ENOSPC, under: state)
         defer { FileSystemFaults.clear(under: state) }

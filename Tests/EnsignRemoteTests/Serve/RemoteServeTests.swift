@@ -18,7 +18,7 @@ struct RemoteServeTests {
         let flagsFile = try directory.write("flags/list.yaml", servedFlags)
         let flags = directory.path + "/flags"
         let cacheFile = directory.path + "/state/remote-flags.json"
-        var server = try ServeProcess(flags: flags, directory: directory)
+        var server = try ServeProcess(flags: flags)
         defer { server.kill() }
         let context = try AppContext(definitions: appDefinitions)
         let source = try transport.makeSource(testConfiguration(cacheFile: cacheFile, baseURL: server.baseURL))
@@ -50,7 +50,7 @@ struct RemoteServeTests {
         #expect(waitUntil("the outage", timeout: .seconds(10)) { context.status.fleet?.isReachable == false })
         #expect(context.value(forKeyNamed: "list.pageSize") == 50)
         // Restarted on the same port: the source reconnects and catches up (the override died with the server).
-        server = try ServeProcess(flags: flags, port: port, directory: directory)
+        server = try ServeProcess(flags: flags, port: port)
         #expect(waitUntil("the catch-up", timeout: .seconds(20)) { context.value(forKeyNamed: "list.pageSize") == 30 })
         #expect(waitUntil("healthy again", timeout: .seconds(10)) { context.status.fleet?.isReachable == true })
         #expect(transport.waitUntilLive(source, timeout: .seconds(10)))
@@ -70,7 +70,7 @@ struct RemoteServeTests {
         // The server comes back with a change; the offline app catches up.
         try servedFlags.replacingOccurrences(of: "default: 30", with: "default: 35")
             .write(toFile: flagsFile, atomically: true, encoding: .utf8)
-        server = try ServeProcess(flags: flags, port: port, directory: directory)
+        server = try ServeProcess(flags: flags, port: port)
         #expect(waitUntil("the catch-up", timeout: .seconds(20)) { offline.value(forKeyNamed: "list.pageSize") == 35 })
         #expect(!restarted.isServingCache)
     }

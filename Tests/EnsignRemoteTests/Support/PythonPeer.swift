@@ -21,9 +21,13 @@ final class PythonPeer {
     let process: Process
     let port: Int
     private let output: String
+    /// Where its script and output are, kept as long as the peer.
+    private let directory: TemporaryDirectory
 
-    /// Starts the peer and waits until it listens.
-    init(_ role: Role, directory: TemporaryDirectory) throws {
+    /// Starts the peer, its files in `directory` (a new one when `nil`), and waits until it listens.
+    init(_ role: Role, directory: TemporaryDirectory? = nil) throws {
+        let directory = try directory ?? TemporaryDirectory()
+        self.directory = directory
         let label = UUID().uuidString.prefix(8)
         let script = try directory.write("peer-\(label).py", Self.script)
         output = try directory.write("peer-\(label).out", "")
@@ -154,13 +158,13 @@ struct ServedBehindTLS {
     let certificate: TestCertificate
     let proxy: PythonPeer
 
-    init(in directory: TemporaryDirectory) throws {
-        try directory.write("flags/list.yaml", servedFlags)
-        server = try ServeProcess(flags: directory.path + "/flags", directory: directory)
-        certificate = try TestCertificate(in: directory)
+    /// The certificate and the peer's files go in the server's own directory, which lasts as long as it.
+    init() throws {
+        server = try ServeProcess(serving: servedFlags, as: "list.yaml")
+        certificate = try TestCertificate(in: server.directory)
         proxy = try PythonPeer(
             .tlsProxy(certificate: certificate.certificate, key: certificate.key, upstreamPort: server.port),
-            directory: directory)
+            directory: server.directory)
     }
 
     /// Stops both; also what keeps them alive until the test is done with them.

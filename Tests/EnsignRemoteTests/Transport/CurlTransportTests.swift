@@ -14,8 +14,7 @@ struct CurlTransportTests {
         "Trusting the CA file, the source follows the event stream over TLS: a change arrives without polling",
         .blocksItsThread)
     func followsStreamsOverTLS() throws {
-        let directory = try TemporaryDirectory()
-        let served = try ServedBehindTLS(in: directory)
+        let served = try ServedBehindTLS()
         defer { served.stop() }
         // No polling: a change can only come through the event stream.
         var configuration = testConfiguration(poll: nil, baseURL: "https://127.0.0.1:\(served.proxy.port)")
@@ -57,8 +56,7 @@ struct CurlTransportTests {
         "Without the CA file the server's certificate is not trusted: the status says so, and nothing is read",
         .blocksItsThread)
     func untrusted() throws {
-        let directory = try TemporaryDirectory()
-        let served = try ServedBehindTLS(in: directory)
+        let served = try ServedBehindTLS()
         defer { served.stop() }
         let context = try AppContext(definitions: appDefinitions)
         let source = try OFREPRemoteSource(

@@ -14,15 +14,14 @@ import Testing
 struct URLSessionTransportTests {
     @Test("Over https with a trusted certificate, values and live changes arrive through TLS", .blocksItsThread)
     func trustedTLS() throws {
-        let directory = try TemporaryDirectory()
-        let served = try ServedBehindTLS(in: directory)
+        let served = try ServedBehindTLS()
         defer { served.stop() }
         let (server, certificate, proxy) = (served.server, served.certificate, served.proxy)
 
         // FoundationNetworking trusts the system bundle alone; the probe runs where that
         // bundle is the test certificate (a private mount namespace), so nothing on the
         // machine trusts it but the probe.
-        let output = try directory.write("probe.out", "")
+        let output = try served.server.directory.write("probe.out", "")
         let probe = try BuiltExecutable.start(
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
             [
@@ -52,8 +51,7 @@ struct URLSessionTransportTests {
         "A certificate the system does not trust fails the connection; the values stay and the status says why",
         .blocksItsThread)
     func untrustedCertificate() throws {
-        let directory = try TemporaryDirectory()
-        let served = try ServedBehindTLS(in: directory)
+        let served = try ServedBehindTLS()
         defer { served.stop() }
         let proxy = served.proxy
 
@@ -80,8 +78,7 @@ struct URLSessionTransportTests {
         "A redirect is not followed, so credentials never reach where it points", .blocksItsThread,
         arguments: RemoteTransportKind.allCases)
     func redirectsNotFollowed(transport: RemoteTransportKind) throws {
-        let directory = try TemporaryDirectory()
-        let redirector = try PythonPeer(.redirector, directory: directory)
+        let redirector = try PythonPeer(.redirector)
         defer { redirector.stop() }
         var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(redirector.port)")
         configuration.headers = ["Authorization": "Bearer secret"]
@@ -102,8 +99,7 @@ struct URLSessionTransportTests {
         "Stopping the source while a redirect is being refused never traps (FoundationNetworking's cancel race)",
         .blocksItsThread)
     func stopDuringRedirects() throws {
-        let directory = try TemporaryDirectory()
-        let redirector = try PythonPeer(.redirector, directory: directory)
+        let redirector = try PythonPeer(.redirector)
         defer { redirector.stop() }
         var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(redirector.port)")
         configuration.initialBackoff = .milliseconds(1)
@@ -124,8 +120,7 @@ struct URLSessionTransportTests {
 
     @Test("A server that never answers times the request out, and stop() does not wait for it", .blocksItsThread)
     func silentServer() throws {
-        let directory = try TemporaryDirectory()
-        let silent = try PythonPeer(.silent, directory: directory)
+        let silent = try PythonPeer(.silent)
         defer { silent.stop() }
 
         var configuration = testConfiguration(baseURL: "http://127.0.0.1:\(silent.port)")

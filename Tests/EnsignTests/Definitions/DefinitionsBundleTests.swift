@@ -59,6 +59,15 @@ struct DefinitionsBundleTests {
         return try scratch.write("Flags.bundle.json", text)
     }
 
+    /// Exports a directory of `scratch` holding `yaml` as `flags/app.yaml`, expecting no bundle;
+    /// returns why.
+    static func refusedExport(of yaml: String, in scratch: TemporaryDirectory) throws -> [Diagnostic] {
+        try scratch.write("flags/app.yaml", yaml)
+        let export = DefinitionsBundleExporter().export(directory: scratch.path + "/flags")
+        #expect(export.text == nil)
+        return export.diagnostics
+    }
+
     @Test("The exported sample app resolves every key, variant and reason as its YAML directory, in every environment")
     func bankingSampleRoundTrips() throws {
         let scratch = try TemporaryDirectory()
@@ -149,11 +158,9 @@ struct DefinitionsBundleTests {
 
     @Test("A directory with errors is not exported, and the errors name the YAML file")
     func brokenDirectoryIsRefused() throws {
-        let scratch = try TemporaryDirectory()
-        _ = try scratch.write("flags/app.yaml", "version: 1\nflags:\n  pageSize: { type: int, default: twenty }\n")
-        let export = DefinitionsBundleExporter().export(directory: scratch.path + "/flags")
-        #expect(export.text == nil)
-        #expect(export.diagnostics.contains { $0.isError && $0.location.file.hasSuffix("flags/app.yaml") })
+        let diagnostics = try Self.refusedExport(
+            of: "version: 1\nflags:\n  pageSize: { type: int, default: twenty }\n", in: TemporaryDirectory())
+        #expect(diagnostics.contains { $0.isError && $0.location.file.hasSuffix("flags/app.yaml") })
     }
 
     @Test("YAML's own features (anchors, merge keys, tags, hex and octal numbers) export to what they meant")
@@ -182,10 +189,9 @@ struct DefinitionsBundleTests {
     @Test("An infinite default has no JSON form: the export fails at its place instead of writing a bad bundle")
     func infinityIsRefused() throws {
         let scratch = try TemporaryDirectory()
-        _ = try scratch.write("flags/app.yaml", "version: 1\nflags:\n  limit: { type: double, default: .inf }\n")
-        let export = DefinitionsBundleExporter().export(directory: scratch.path + "/flags")
-        #expect(export.text == nil)
-        let problem = try #require(export.diagnostics.first { $0.isError })
+        let diagnostics = try Self.refusedExport(
+            of: "version: 1\nflags:\n  limit: { type: double, default: .inf }\n", in: scratch)
+        let problem = try #require(diagnostics.first { $0.isError })
         #expect(problem.description.hasPrefix(scratch.path + "/flags/app.yaml:3:35: error: inf has no JSON form"))
     }
 }

@@ -8,8 +8,9 @@ extension EvaluationTests {
     /// compared exactly”; expected values recorded from flagd's Go evaluator).
     @Suite("Operators compare text exactly")
     struct ExactComparisonTests {
-        static let nfc = "\u{E9}t\u{E9}"  // été, precomposed
-        static let nfd = "e\u{301}te\u{301}"  // été, decomposed
+        // The same été the flag data tests use.
+        static let nfc = ExactMatchingTests.composed
+        static let nfd = ExactMatchingTests.decomposed
 
         @Test("The precomposed and decomposed été are canonically equivalent in Swift, and differ here")
         func swiftDisagrees() {

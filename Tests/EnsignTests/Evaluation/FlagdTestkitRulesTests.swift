@@ -6,7 +6,10 @@ import Testing
 extension EvaluationTests {
     /// The targeting rules of flagd-testbed's flag set, compiled as the flag loader will compile
     /// them. (The Gherkin scenarios themselves run in the evaluator suite's own runner.)
-    @Suite("flagd testkit targeting rules")
+    /// Both tests read the testkit's flag file: without it, the suite is skipped and says why.
+    @Suite(
+        "flagd testkit targeting rules",
+        .enabled(if: ConformanceData.hasFlagdTestkitFlags, Comment(rawValue: ConformanceData.flagdTestkitSkipReason)))
     struct FlagdTestkitRulesTests {
         static func flagSet() throws -> (flags: [String: JSONValue], evaluators: [String: JSONValue]) {
             let bytes = try Data(contentsOf: ConformanceData.flagdTestkitFlags)
@@ -14,10 +17,7 @@ extension EvaluationTests {
             return (document["flags"]?.objectValue ?? [:], document["$evaluators"]?.objectValue ?? [:])
         }
 
-        @Test(
-            "Every rule compiles, except the deliberate $ref to a missing evaluator",
-            .enabled(
-                if: ConformanceData.hasFlagdTestkitFlags, Comment(rawValue: ConformanceData.flagdTestkitSkipReason)))
+        @Test("Every rule compiles, except the deliberate $ref to a missing evaluator")
         func everyRuleCompiles() throws {
             let (flags, evaluators) = try Self.flagSet()
             #expect(TargetingRule.checkEvaluators(evaluators).isEmpty)
@@ -36,10 +36,7 @@ extension EvaluationTests {
             #expect(compiled > 0)
         }
 
-        @Test(
-            "Literal results of each rule name variants the flag defines",
-            .enabled(
-                if: ConformanceData.hasFlagdTestkitFlags, Comment(rawValue: ConformanceData.flagdTestkitSkipReason)))
+        @Test("Literal results of each rule name variants the flag defines")
         func resultsNameDefinedVariants() throws {
             let (flags, evaluators) = try Self.flagSet()
             for (key, flag) in flags {

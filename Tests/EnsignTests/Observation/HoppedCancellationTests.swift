@@ -37,9 +37,7 @@ struct HoppedCancellationTests {
 
     @Test("cancel() drops the changes queued for the main actor")
     func cancelDropsQueued() async throws {
-        let context = Hopping.context()
-        let delivered = Recorder<Int>()
-        let token = context.observe(Hopping.counter, on: .mainActor) { delivered.record($0) }
+        let (context, delivered, token) = Hopping.counterRecordedOnMainActor()
         for value in 1...10 { try context.setOverride(Hopping.counter, to: value) }
         token.cancel()
         await Hopping.mainActorBarrier()

@@ -60,6 +60,18 @@ enum Hopping {
         return last
     }
 
+    /// A fresh ``context()`` with an observer on the main actor recording each new counter
+    /// value, for as long as the token is kept.
+    @MainActor
+    static func counterRecordedOnMainActor() -> (
+        context: AppContext, delivered: Recorder<Int>, token: ObservationToken
+    ) {
+        let context = Hopping.context()
+        let delivered = Recorder<Int>()
+        let token = context.observe(counter, on: .mainActor) { delivered.record($0) }
+        return (context, delivered, token)
+    }
+
     /// Returns once the main actor has run a job queued after everything queued so far: a
     /// hopped observer's drain job, if one is queued, has then run.
     @MainActor

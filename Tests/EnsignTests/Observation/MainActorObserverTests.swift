@@ -57,9 +57,7 @@ struct MainActorObserverTests {
 
     @Test("A write returns before the handler runs: the handler runs once the main actor is free")
     func deliveredLater() async throws {
-        let context = Hopping.context()
-        let delivered = Recorder<Int>()
-        let token = context.observe(Hopping.counter, on: .mainActor) { delivered.record($0) }
+        let (context, delivered, token) = Hopping.counterRecordedOnMainActor()
         for value in 1...3 { try context.setOverride(Hopping.counter, to: value) }
         // This test holds the main actor, so nothing has run yet.
         #expect(delivered.values.isEmpty)
@@ -70,9 +68,7 @@ struct MainActorObserverTests {
 
     @Test("A write that leaves the value as it was, or changes another key, delivers nothing")
     func onlyChanges() async throws {
-        let context = Hopping.context()
-        let delivered = Recorder<Int>()
-        let token = context.observe(Hopping.counter, on: .mainActor) { delivered.record($0) }
+        let (context, delivered, token) = Hopping.counterRecordedOnMainActor()
         try context.setOverride(Hopping.counter, to: 0)
         try context.setOverride(Hopping.echo, to: 5)
         try context.setOverride(Hopping.counter, to: 7)

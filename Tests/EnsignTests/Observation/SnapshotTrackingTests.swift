@@ -12,6 +12,17 @@ struct SnapshotTrackingTests {
         return fired.count
     }
 
+    /// Expects `read` to depend on `pageSize` alone: a write of `showPendingList` fires nothing,
+    /// one of `pageSize` (to 30) fires once.
+    func expectTracksPageSizeAlone(
+        _ read: () -> Void, in context: AppContext, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            try firings(read) { try context.setOverride(.showPendingList, to: true) } == 0,
+            sourceLocation: sourceLocation)
+        #expect(try firings(read) { try context.setOverride(.pageSize, to: 30) } == 1, sourceLocation: sourceLocation)
+    }
+
     @Test("Reading key A through a snapshot tracks A alone")
     func perKey() throws {
         let context = try ContextFixtures.context()
@@ -19,8 +30,7 @@ struct SnapshotTrackingTests {
             let snapshot = context.snapshot
             _ = snapshot[.pageSize]
         }
-        #expect(try firings(read) { try context.setOverride(.showPendingList, to: true) } == 0)
-        #expect(try firings(read) { try context.setOverride(.pageSize, to: 30) } == 1)
+        try expectTracksPageSizeAlone(read, in: context)
     }
 
     @Test("Several keys read through one snapshot are each tracked")
@@ -42,8 +52,7 @@ struct SnapshotTrackingTests {
         let child = context.makeChild(label: "screen")
         let readScoped = { _ = scoped.snapshot[FlagKey("pageSize", default: 0)] }
         let readChild = { _ = child.snapshot[.pageSize] }
-        #expect(try firings(readScoped) { try context.setOverride(.showPendingList, to: true) } == 0)
-        #expect(try firings(readScoped) { try context.setOverride(.pageSize, to: 30) } == 1)
+        try expectTracksPageSizeAlone(readScoped, in: context)
         #expect(try firings(readChild) { try context.setOverride(.pageSize, to: 31) } == 1)
         #expect(try firings(readChild) { try child.setOverride(.pageSize, to: 5) } == 1)
     }
@@ -51,9 +60,8 @@ struct SnapshotTrackingTests {
     @Test("A snapshot read by key name is tracked too")
     func byName() throws {
         let context = try ContextFixtures.context()
-        let read = { _ = context.snapshot.value(forKeyNamed: "beneficiaries.pageSize") }
-        #expect(try firings(read) { try context.setOverride(.showPendingList, to: true) } == 0)
-        #expect(try firings(read) { try context.setOverride(.pageSize, to: 30) } == 1)
+        try expectTracksPageSizeAlone(
+            { _ = context.snapshot.value(forKeyNamed: "beneficiaries.pageSize") }, in: context)
     }
 
     @Test("Reads through an untracked snapshot make nothing depend on them")

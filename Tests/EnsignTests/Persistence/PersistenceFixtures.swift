@@ -32,9 +32,15 @@ struct PersistenceFixture {
 
     /// Creates the state directory ahead of the context, with `mode`, and returns its path.
     func makeStateDirectory(mode: mode_t) throws -> String {
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        guard chmod(stateDirectory, mode) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
-        return stateDirectory
+        try makeDirectory("state", mode: mode)
+    }
+
+    /// Creates the directory `name` in the fixture's directory with `mode`, and returns its path.
+    func makeDirectory(_ name: String, mode: mode_t) throws -> String {
+        let path = directory.path + "/" + name
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard chmod(path, mode) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
+        return path
     }
 
     func configuration(watching: Bool = false) -> AppContextConfiguration {
@@ -51,6 +57,14 @@ struct PersistenceFixture {
         try AppContext(configuration: configuration(watching: watching))
     }
 
+    /// A context watching the fixture's files (and `deploymentFiles`) that applies changes
+    /// only when a test checks for them: ``AppContext/watchingOnDemand(_:)``.
+    func onDemandContext(deploymentFiles: [String] = []) throws -> AppContext {
+        var configuration = configuration(watching: true)
+        configuration.deploymentFiles = deploymentFiles
+        return try AppContext.watchingOnDemand(configuration)
+    }
+
     func read(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
     }
@@ -65,5 +79,19 @@ struct PersistenceFixture {
     func stateFiles(containing fragment: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
         return names.filter { $0.contains(fragment) }
+    }
+}
+
+extension AppContext {
+    /// A context on `configuration` that watches its files but whose watcher never fires on
+    /// its own (an hour's debounce and poll): changes apply only at `reloadIfNeeded()`, so the
+    /// test, not timing, decides what one check sees. Returns once the watcher has its baseline.
+    static func watchingOnDemand(_ configuration: AppContextConfiguration) throws -> AppContext {
+        var configuration = configuration
+        configuration.watchDebounce = .seconds(3600)
+        configuration.pollInterval = .seconds(3600)
+        let context = try AppContext(configuration: configuration)
+        context.waitUntilWatching()
+        return context
     }
 }

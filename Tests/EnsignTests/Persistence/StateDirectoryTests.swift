@@ -73,9 +73,7 @@ struct StateDirectoryTests {
     @Test("A state directory named with trailing slashes is checked as the link it is, not as where it leads")
     func trailingSlashesChecked() throws {
         let fixture = try PersistenceFixture()
-        let elsewhere = fixture.directory.path + "/elsewhere"
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        #expect(chmod(elsewhere, 0o700) == 0)
+        let elsewhere = try fixture.makeDirectory("elsewhere", mode: 0o700)
         // An invalid file there: a start that took the link's target for the state directory would set it aside.
         try "flags:\n  list.pageSize: ten\n".write(
             toFile: elsewhere + "/overrides.yaml", atomically: false, encoding: .utf8)
@@ -95,9 +93,7 @@ struct StateDirectoryTests {
     @Test("A state directory below a directory others can write to is refused before it is created")
     func openParentRefused() throws {
         let fixture = try PersistenceFixture()
-        let open = fixture.directory.path + "/open"
-        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
-        #expect(chmod(open, 0o777) == 0)
+        let open = try fixture.makeDirectory("open", mode: 0o777)
         var configuration = fixture.configuration()
         configuration.preferencesFile = open + "/app/state/preferences.yaml"
         configuration.overridesFile = nil
@@ -111,9 +107,7 @@ struct StateDirectoryTests {
     @Test("A sticky shared directory (like /tmp) and this user's own links on the way are trusted")
     func stickyParentAndOwnLinksTrusted() throws {
         let fixture = try PersistenceFixture()
-        let shared = fixture.directory.path + "/shared"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        #expect(chmod(shared, 0o1777) == 0)
+        let shared = try fixture.makeDirectory("shared", mode: 0o1777)
         try fixture.directory.link("alias", to: "shared")
         var configuration = fixture.configuration()
         configuration.overridesFile = fixture.directory.path + "/alias/state/overrides.yaml"

@@ -16,38 +16,55 @@ struct StressWatchdogTests {
 
     @Test("A thread whose count stops moving is stalled once the limit has passed")
     func monitorSeesAStuckThread() {
-        let start = ContinuousClock.now
-        var monitor = HeartbeatMonitor(stallLimit: .seconds(5), startedAt: start)
-        monitor.observe(output: "beat 0 a=1 b=1\n", at: start)
-        monitor.observe(output: "beat 0 a=1 b=1\nbeat 200 a=1 b=9\n", at: start + .seconds(4))
-        #expect(monitor.stalledThreads(at: start + .seconds(4)).isEmpty)
-        monitor.observe(output: "beat 0 a=1 b=1\nbeat 200 a=1 b=9\nbeat 400 a=1 b=done\n", at: start + .seconds(6))
-        #expect(monitor.stalledThreads(at: start + .seconds(6)) == ["a (stuck at 1 operations)"])
+        var run = MonitoredRun(stallLimit: .seconds(5))
+        run.beat("beat 0 a=1 b=1", atSecond: 0)
+        run.beat("beat 200 a=1 b=9", atSecond: 4)
+        #expect(run.stalledThreads(atSecond: 4).isEmpty)
+        run.beat("beat 400 a=1 b=done", atSecond: 6)
+        #expect(run.stalledThreads(atSecond: 6) == ["a (stuck at 1 operations)"])
     }
 
     @Test("Once one thread is stalled, the others that stopped moving since half the limit are named too")
     func monitorNamesEveryStuckThread() {
-        let start = ContinuousClock.now
-        var monitor = HeartbeatMonitor(stallLimit: .seconds(4), startedAt: start)
-        monitor.observe(output: "beat 0 a=1 b=0 c=0\n", at: start)
-        monitor.observe(output: "beat 0 a=1 b=0 c=0\nbeat 200 a=1 b=1 c=1\n", at: start + .seconds(1))
-        #expect(monitor.stalledThreads(at: start + .seconds(3)).isEmpty)
-        let lines = "beat 0 a=1 b=0 c=0\nbeat 200 a=1 b=1 c=1\nbeat 400 a=1 b=1 c=2\n"
-        monitor.observe(output: lines, at: start + .seconds(3))
+        var run = MonitoredRun(stallLimit: .seconds(4))
+        run.beat("beat 0 a=1 b=0 c=0", atSecond: 0)
+        run.beat("beat 200 a=1 b=1 c=1", atSecond: 1)
+        #expect(run.stalledThreads(atSecond: 3).isEmpty)
+        run.beat("beat 400 a=1 b=1 c=2", atSecond: 3)
         // a has not moved for 4 s (the limit), b for 3 s (over half of it), c for 1 s.
         let both = ["a (stuck at 1 operations)", "b (stuck at 1 operations)"]
-        #expect(monitor.stalledThreads(at: start + .seconds(4)) == both)
+        #expect(run.stalledThreads(atSecond: 4) == both)
     }
 
     @Test("When the beats stop, every unfinished thread is stalled; before the first, after the start-up allowance")
     func monitorSeesSilence() {
-        let start = ContinuousClock.now
-        var monitor = HeartbeatMonitor(stallLimit: .seconds(5), startedAt: start)
-        #expect(monitor.stalledThreads(at: start + .seconds(30)).isEmpty)
-        #expect(monitor.stalledThreads(at: start + .seconds(61)).count == 1)
-        monitor.observe(output: "beat 0 a=1 b=done\n", at: start + .seconds(61))
-        #expect(monitor.stalledThreads(at: start + .seconds(62)).isEmpty)
-        #expect(monitor.stalledThreads(at: start + .seconds(67)).count == 2)
-        #expect(monitor.stalledThreads(at: start + .seconds(67)).last == "a")
+        var run = MonitoredRun(stallLimit: .seconds(5))
+        #expect(run.stalledThreads(atSecond: 30).isEmpty)
+        #expect(run.stalledThreads(atSecond: 61).count == 1)
+        run.beat("beat 0 a=1 b=done", atSecond: 61)
+        #expect(run.stalledThreads(atSecond: 62).isEmpty)
+        #expect(run.stalledThreads(atSecond: 67).count == 2)
+        #expect(run.stalledThreads(atSecond: 67).last == "a")
+    }
+
+    /// A heartbeat monitor fed as the watchdog feeds it: the stress process's whole output so
+    /// far, each time a beat line is added, at seconds after the start.
+    private struct MonitoredRun {
+        private let start = ContinuousClock.now
+        private var monitor: HeartbeatMonitor
+        private var output = ""
+
+        init(stallLimit: Duration) {
+            monitor = HeartbeatMonitor(stallLimit: stallLimit, startedAt: start)
+        }
+
+        mutating func beat(_ line: String, atSecond second: Int) {
+            output += line + "\n"
+            monitor.observe(output: output, at: start + .seconds(second))
+        }
+
+        func stalledThreads(atSecond second: Int) -> [String] {
+            monitor.stalledThreads(at: start + .seconds(second))
+        }
     }
 }

@@ -125,10 +125,7 @@ extension JSONValueCodingTests {
         @Test("An index in the coding path counts array elements")
         func pathThroughArrays() {
             let error = decodingError([String: [Address]].self, from: ["homes": [Self.address, ["street": 5]]])
-            guard case .typeMismatch(_, let context) = error else {
-                Issue.record("expected typeMismatch, got \(String(describing: error))")
-                return
-            }
+            guard let context = error.typeMismatchContext() else { return }
             #expect(path(context.codingPath) == "homes.1.street")
             #expect(context.debugDescription.contains("at homes[1].street"))
         }
@@ -136,10 +133,7 @@ extension JSONValueCodingTests {
         @Test("Reading past the end of an array throws valueNotFound at the missing index")
         func pastTheEnd() {
             let error = decodingError(Pair.self, from: ["only"])
-            guard case .valueNotFound(_, let context) = error else {
-                Issue.record("expected valueNotFound, got \(String(describing: error))")
-                return
-            }
+            guard let context = error.valueNotFoundContext() else { return }
             #expect(path(context.codingPath) == "1")
             #expect(context.debugDescription.contains("the array has only 1 element"))
         }
@@ -149,10 +143,7 @@ extension JSONValueCodingTests {
             #expect(decodingError(Address.self, from: ["street", "city"]).isTypeMismatch)
             #expect(decodingError([Int].self, from: ["a": 1]).isTypeMismatch)
             let error = decodingError(Polygon.self, from: ["meta": "triangle", "points": [], "labels": []])
-            guard case .typeMismatch(_, let context) = error else {
-                Issue.record("expected typeMismatch, got \(String(describing: error))")
-                return
-            }
+            guard let context = error.typeMismatchContext() else { return }
             #expect(path(context.codingPath) == "meta")
         }
 
@@ -215,6 +206,20 @@ extension DecodingError? {
     fileprivate var isTypeMismatch: Bool {
         if case .typeMismatch = self { return true }
         return false
+    }
+
+    /// The context of a `typeMismatch`; for anything else, an issue is recorded and it is `nil`.
+    fileprivate func typeMismatchContext(sourceLocation: SourceLocation = #_sourceLocation) -> DecodingError.Context? {
+        if case .typeMismatch(_, let context) = self { return context }
+        Issue.record("expected typeMismatch, got \(String(describing: self))", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// The context of a `valueNotFound`; for anything else, an issue is recorded and it is `nil`.
+    fileprivate func valueNotFoundContext(sourceLocation: SourceLocation = #_sourceLocation) -> DecodingError.Context? {
+        if case .valueNotFound(_, let context) = self { return context }
+        Issue.record("expected valueNotFound, got \(String(describing: self))", sourceLocation: sourceLocation)
+        return nil
     }
 
     /// The context's description, whichever kind of error this is.

@@ -67,21 +67,10 @@ struct FileReloadPathTests {
         #expect(context.value(forKeyNamed: "list.sortOrder") == "name")
     }
 
-    /// A watched context with an overrides file, and the watcher's baseline taken.
-    private static func persistingContext(_ fixture: PersistenceFixture) throws -> AppContext {
-        var configuration = fixture.configuration(watching: true)
-        // Only explicit checks (below) read the files: no timing decides what a test sees.
-        configuration.watchDebounce = .seconds(3600)
-        configuration.pollInterval = .seconds(3600)
-        let context = try AppContext(configuration: configuration)
-        context.waitUntilWatching()
-        return context
-    }
-
     @Test("A persisted override is not read back as a reload")
     func ownWriteIsNotReadBack() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.persistingContext(fixture)
+        let context = try fixture.onDemandContext()
         let before = context.reloadCounts.reloads
         for size in [30, 40, 50] {
             try context.setOverride(keyNamed: "list.pageSize", to: .int(size), persist: true)
@@ -118,7 +107,7 @@ struct FileReloadPathTests {
     @Test("An edit of the overrides file after the context's own write is applied, even one restoring earlier bytes")
     func editAfterOwnWriteIsApplied() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.persistingContext(fixture)
+        let context = try fixture.onDemandContext()
         try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
         let written = try fixture.read(fixture.overridesFile)
         try fixture.write(fixture.overridesFile, written + "  list.showPending: true\n")
@@ -135,7 +124,7 @@ struct FileReloadPathTests {
     @Test("A write that carried another process's change to disk is read back, so the change applies")
     func foldedChangeIsApplied() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.persistingContext(fixture)
+        let context = try fixture.onDemandContext()
         try context.setOverride(keyNamed: "list.pageSize", to: 30, persist: true)
         // Another process adds a key, and before the watcher looks, the context writes again:
         // its write merges the other key in, so the file is not the context's alone.

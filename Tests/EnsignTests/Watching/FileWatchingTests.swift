@@ -23,7 +23,7 @@ struct FileWatchingTests {
             try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 30\n")
             context = try FileWatchingTests.watchedContext(directory, deployment: deployment)
             // The watcher hashes the files on its queue after start; changes come after that.
-            context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
+            context.waitUntilWatching()
         }
     }
 
@@ -108,12 +108,8 @@ struct FileWatchingTests {
         let directory = try TemporaryDirectory()
         try directory.write("flags/app.yaml", Self.definitions)
         try directory.write("flags/environments/staging.yaml", "flags:\n  list.pageSize: 33\n")
-        var configuration = AppContextConfiguration(
-            definitionsDirectory: directory.path + "/flags", environment: "staging")
-        configuration.watchDebounce = .seconds(3600)
-        configuration.pollInterval = .seconds(3600)
-        let context = try AppContext(configuration: configuration)
-        context.rootStore.watcher.withLock { $0 }?.waitUntilReady()
+        let context = try AppContext.watchingOnDemand(
+            AppContextConfiguration(definitionsDirectory: directory.path + "/flags", environment: "staging"))
         #expect(context.value(forKeyNamed: "list.pageSize") == 33)
         try FileManager.default.removeItem(atPath: directory.path + "/flags/environments/staging.yaml")
         context.reloadIfNeeded()

@@ -13,7 +13,7 @@ struct HostileInputTests {
             let previous = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
             text += "a\(level): &a\(level) [\(previous)]\n"
         }
-        let error = #expect(throws: YAMLError.self) { try parser.documents(from: text, file: "bomb.yaml") }
+        let error = parser.expectedError(reading: text, file: "bomb.yaml")
         #expect(error?.kind == .limitExceeded)
         #expect(error?.message.contains("alias") == true)
     }
@@ -21,7 +21,7 @@ struct HostileInputTests {
     @Test("Nesting deeper than the limit is an error, not a stack overflow")
     func deepNesting() {
         let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let error = #expect(throws: YAMLError.self) { try parser.documents(from: text, file: "deep.yaml") }
+        let error = parser.expectedError(reading: text, file: "deep.yaml")
         #expect(error?.kind == .limitExceeded)
         #expect(error?.location == SourcePosition(file: "deep.yaml", line: 1, column: 129))
     }
@@ -30,7 +30,7 @@ struct HostileInputTests {
     func tenMegabytes() throws {
         let line = "key: " + String(repeating: "x", count: 95) + "\n"
         let text = String(repeating: line, count: 100_000)  // 10 MB of one repeated key
-        let error = #expect(throws: YAMLError.self) { try parser.documents(from: text, file: "big.yaml") }
+        let error = parser.expectedError(reading: text, file: "big.yaml")
         #expect(error?.kind == .limitExceeded)
         #expect(error?.message.contains("maximumFileSize") == true)
 
@@ -53,18 +53,14 @@ struct HostileInputTests {
 
     @Test("A tab in indentation gets a hint")
     func tabIndentation() {
-        let error = #expect(throws: YAMLError.self) {
-            try parser.documents(from: "flags:\n\tpageSize: 1\n", file: "tab.yaml")
-        }
+        let error = parser.expectedError(reading: "flags:\n\tpageSize: 1\n", file: "tab.yaml")
         #expect(error?.location.line == 2)
         #expect(error?.message.contains("tab") == true)
     }
 
     @Test("An unterminated quote names where the string started")
     func unterminatedQuote() {
-        let error = #expect(throws: YAMLError.self) {
-            try parser.documents(from: "a: 1\nb: \"never closed\nc: 2\n", file: "q.yaml")
-        }
+        let error = parser.expectedError(reading: "a: 1\nb: \"never closed\nc: 2\n", file: "q.yaml")
         #expect(error?.message.hasPrefix("unterminated quoted string") == true)
         #expect(error?.message.contains("started at line 2, column 4") == true)
     }

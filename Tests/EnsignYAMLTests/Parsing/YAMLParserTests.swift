@@ -104,14 +104,14 @@ struct YAMLParserTests {
         var text = ""
         for index in 0..<50 { text += "key\(index): \(index)\n" }
         text += "key17: again\n"
-        let error = #expect(throws: YAMLError.self) { try parser.documents(from: text, file: "big.yaml") }
+        let error = parser.expectedError(reading: text, file: "big.yaml")
         #expect(error?.location.line == 51)
         #expect(error?.message.contains("first defined at line 18") == true)
     }
 
     @Test("An alias to an unknown anchor is an error")
     func unknownAnchor() {
-        let error = #expect(throws: YAMLError.self) { try parser.documents(from: "a: *nope\n", file: "u.yaml") }
+        let error = parser.expectedError(reading: "a: *nope\n", file: "u.yaml")
         #expect(error?.location.line == 1)
     }
 

@@ -25,14 +25,11 @@ enum FleetTarget {
 
     /// Runs one input.
     static func run(_ bytes: [UInt8]) {
-        guard bytes.count >= 2 else { return }
-        let selector = modes.contains(bytes[0]) ? bytes[0] : modes[Int(bytes[0]) % modes.count]
-        let cut = Int(bytes[1])
-        let payload = Array(bytes[2...])
-        switch selector {
-        case UInt8(ascii: "R"): unaryResponse(payload, cut: cut)
-        case UInt8(ascii: "W"): watchResponse(payload, cut: cut)
-        default: base64(payload)
+        guard let input = ModalInput(bytes, modes: modes) else { return }
+        switch input.mode {
+        case UInt8(ascii: "R"): unaryResponse(input.payload, cut: input.cut)
+        case UInt8(ascii: "W"): watchResponse(input.payload, cut: input.cut)
+        default: base64(input.payload)
         }
     }
 

@@ -85,3 +85,21 @@ enum FuzzTargets {
         }
     }
 }
+
+/// An input of the targets that have modes (`fleet`, `remote`): one selector byte, one cut byte,
+/// then the payload. A selector that names none of `modes` picks one by its value modulo their
+/// count, so that every input exercises some mode.
+struct ModalInput {
+    let mode: UInt8
+    /// The cut byte, for the modes that read a stream in pieces.
+    let cut: Int
+    let payload: [UInt8]
+
+    /// `nil` for an input too short to hold the selector and cut bytes.
+    init?(_ bytes: [UInt8], modes: [UInt8]) {
+        guard bytes.count >= 2 else { return nil }
+        mode = modes.contains(bytes[0]) ? bytes[0] : modes[Int(bytes[0]) % modes.count]
+        cut = Int(bytes[1])
+        payload = Array(bytes[2...])
+    }
+}

@@ -29,14 +29,11 @@ enum RemoteTarget {
 
     /// Runs one input.
     static func run(_ bytes: [UInt8]) {
-        guard bytes.count >= 2 else { return }
-        let selector = modes.contains(bytes[0]) ? bytes[0] : modes[Int(bytes[0]) % modes.count]
-        let cut = Int(bytes[1])
-        let payload = Array(bytes[2...])
-        switch selector {
-        case UInt8(ascii: "S"): eventStream(payload, cut: cut)
-        case UInt8(ascii: "B"): bulkBody(payload)
-        default: cacheFile(payload)
+        guard let input = ModalInput(bytes, modes: modes) else { return }
+        switch input.mode {
+        case UInt8(ascii: "S"): eventStream(input.payload, cut: input.cut)
+        case UInt8(ascii: "B"): bulkBody(input.payload)
+        default: cacheFile(input.payload)
         }
     }
 

@@ -67,6 +67,21 @@
             return listener
         }
 
+        /// `shared/ensign-0`, where uid 0's runtime directory would be, created by the attacker
+        /// with `mode`.
+        func plantRuntimeDirectory(mode: mode_t) throws -> String {
+            let runtime = shared + "/ensign-0"
+            try attacker.plant([.directory(runtime, mode: mode)])
+            return runtime
+        }
+
+        /// `shared/ensign-0` as the attacker's link to a private directory of theirs, `home/run`.
+        func plantRuntimeDirectoryLink() throws -> String {
+            let link = shared + "/ensign-0"
+            try attacker.plant([.directory(home + "/run", mode: 0o700), .link(link, to: home + "/run")])
+            return link
+        }
+
         /// Runs `attack` and expects that it left `shared`, `home` and `victim` as they were,
         /// entry for entry, and opened, read or wrote nothing in them meanwhile.
         @discardableResult
@@ -147,6 +162,17 @@
             guard close(descriptor) == 0, written == bytes.count, chmod(path, 0o600) == 0 else {
                 throw POSIXError(.EIO)
             }
+        }
+    }
+
+    extension BuiltExecutable.Result {
+        /// Expects the command to have refused: exit status 1, and `message` in its standard
+        /// error, which a failure shows (after `label`).
+        func expectRefusal(
+            saying message: String, label: String = "", sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            #expect(status == 1, "\(label)\(errors)", sourceLocation: sourceLocation)
+            #expect(errors.contains(message), "\(label)\(errors)", sourceLocation: sourceLocation)
         }
     }
 #endif

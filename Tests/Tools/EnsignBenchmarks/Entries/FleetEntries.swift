@@ -28,7 +28,13 @@ enum FleetEntries {
         }
         defer { member.stop() }
         let prefix = "/ensign-bench/"
-        let apps = try (0..<2).map { _ in try FleetApp(endpoint: member.clientURL, prefix: prefix, key: key) }
+        let apps = try (0..<2).map { _ in
+            let source = try EtcdFleetSource(
+                configuration: EtcdConfiguration(endpoints: [member.clientURL], keyPrefix: prefix))
+            return try ObservedApp(
+                key: key, provider: source, isReady: source.waitUntilSynced(timeout:),
+                unready: "the fleet source did not sync with \(member.clientURL)")
+        }
         defer { for app in apps { app.stop() } }
         var configuration = EtcdConfiguration(endpoints: [member.clientURL], keyPrefix: prefix)
         configuration.requestTimeout = .seconds(5)
@@ -51,38 +57,9 @@ enum FleetEntries {
     }
 
     private static func results(p50: [Double], p99: [Double], toggles: Int, note: String) -> [EntryResult] {
-        [
-            EntryResult(
-                group: groupName, id: "fleet p50", name: "write sent → observer, p50",
-                unit: .nanosecondsPerOperation, iterations: toggles, samples: p50, note: note),
-            EntryResult(
-                group: groupName, id: "fleet p99", name: "write sent → observer, p99",
-                unit: .nanosecondsPerOperation, iterations: toggles, samples: p99,
-                target: .time(atMostNanoseconds: 250_000_000), note: "p99 of the same"),
-        ]
-    }
-}
-
-/// An app context that joined the fleet, with an observer of one key.
-private final class FleetApp {
-    let arrivals = ArrivalClock()
-    private let source: EtcdFleetSource
-    private let token: ObservationToken
-
-    init(endpoint: String, prefix: String, key: String) throws {
-        let context = try AppContext(definitions: "flags:\n  \(key): { default: false }\n")
-        let arrivals = self.arrivals
-        token = context.observe(FlagKey(key, default: false), label: "bench") { _ in arrivals.arrive() }
-        source = try EtcdFleetSource.start(context: context, endpoints: [endpoint], prefix: prefix)
-        guard source.waitUntilSynced(timeout: .seconds(10)) else {
-            source.stop()
-            throw BenchmarkFailure("the fleet source did not sync with \(endpoint)")
-        }
-    }
-
-    func stop() {
-        source.stop()
-        token.cancel()
+        EntryResult.latencyPercentiles(
+            group: groupName, id: "fleet", name: "write sent → observer", events: toggles, p50: p50, p99: p99,
+            target: .time(atMostNanoseconds: 250_000_000), note: note)
     }
 }
 
@@ -121,9 +98,7 @@ private struct LoopbackEtcd {
     }
 
     func stop() {
-        kill(process, SIGKILL)
-        var status: Int32 = 0
-        waitpid(process, &status, 0)
+        BuiltTool.stop(process, with: SIGKILL)
         TemporaryFiles.remove(directory)
     }
 }

@@ -48,34 +48,24 @@ enum LatencyEntries {
             processTimes.append(try toggleProcessTime(socket: server.socketPath, runs: settings.isQuick ? 3 : 10))
         }
         let group = "live toggle (control socket)"
-        return [
-            EntryResult(
-                group: group, id: "control p50", name: "client set → observer, p50", unit: .nanosecondsPerOperation,
-                iterations: toggles, samples: rounds.p50,
-                note: "p50 over \(toggles) toggles through a ControlClient: from sending `toggle` to the observer"),
-            EntryResult(
-                group: group, id: "control p99", name: "client set → observer, p99", unit: .nanosecondsPerOperation,
-                iterations: toggles, samples: rounds.p99, target: .time(atMostNanoseconds: 1_000_000, aim: 250_000),
-                note: "p99 of the same"),
-            EntryResult(
-                group: group, id: "ensign toggle", name: "one `ensign toggle` process, wall time",
-                unit: .nanosecondsPerOperation, iterations: 1, samples: processTimes,
-                note: processTimes.isEmpty
-                    ? "the release `ensign` was not found next to the benchmarks"
-                    : "median of several runs of the release `ensign toggle --socket …`, start to exit"),
-        ]
+        return EntryResult.latencyPercentiles(
+            group: group, id: "control", name: "client set → observer", events: toggles, p50: rounds.p50,
+            p99: rounds.p99, target: .time(atMostNanoseconds: 1_000_000, aim: 250_000),
+            note: "p50 over \(toggles) toggles through a ControlClient: from sending `toggle` to the observer")
+            + [
+                .processWallTime(
+                    group: group, id: "ensign toggle", name: "one `ensign toggle` process, wall time",
+                    samples: processTimes, missing: "the release `ensign` was not found next to the benchmarks",
+                    measured: "median of several runs of the release `ensign toggle --socket …`, start to exit")
+            ]
     }
 
     /// The median wall time of `runs` `ensign toggle` processes, in nanoseconds.
     private static func toggleProcessTime(socket: String, runs: Int) throws -> Double {
         let executable = BuiltTool.path("ensign")
         guard access(executable, X_OK) == 0 else { return .nan }
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            let status = try BuiltTool.run(executable, ["toggle", "demo.process", "--socket", socket])
-            guard status == 0 else { throw BenchmarkFailure("ensign toggle exited with \(status)") }
-            times.append(Double((ContinuousClock.now - start).nanoseconds))
+        let times = try (0..<runs).map { _ in
+            try BuiltTool.wallTime(executable, ["toggle", "demo.process", "--socket", socket], what: "ensign toggle")
         }
         return Percentile.of(times, 0.5)
     }
@@ -107,19 +97,11 @@ enum LatencyEntries {
             guard rename(deployment + ".new", deployment) == 0 else { throw BenchmarkFailure("rename failed") }
             return [try arrivals.wait(since: start, timeout: .seconds(5))]
         }
-        let group = "file change, 10,000 flags"
-        let note =
-            "from renaming a new deployment file into place to the observer, \(changes) changes per round,"
-            + " with the default 50 ms debounce"
-        return [
-            EntryResult(
-                group: group, id: "file p50", name: "deployment file edit → observer, p50",
-                unit: .nanosecondsPerOperation, iterations: changes, samples: rounds.p50, note: note),
-            EntryResult(
-                group: group, id: "file p99", name: "deployment file edit → observer, p99",
-                unit: .nanosecondsPerOperation, iterations: changes, samples: rounds.p99,
-                target: .time(atMostNanoseconds: 150_000_000, aim: 100_000_000), note: "p99 of the same"),
-        ]
+        return EntryResult.latencyPercentiles(
+            group: "file change, 10,000 flags", id: "file", name: "deployment file edit → observer", events: changes,
+            p50: rounds.p50, p99: rounds.p99, target: .time(atMostNanoseconds: 150_000_000, aim: 100_000_000),
+            note: "from renaming a new deployment file into place to the observer, \(changes) changes per round,"
+                + " with the default 50 ms debounce")
     }
 }
 

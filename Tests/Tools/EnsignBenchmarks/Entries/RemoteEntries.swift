@@ -27,7 +27,15 @@ enum RemoteEntries {
             service: OFREPService(context: serverContext, options: serviceOptions), options: options)
         defer { server.stop() }
         let baseURL = "http://127.0.0.1:\(server.address.port)"
-        let apps = try (0..<2).map { index in try RemoteApp(baseURL: baseURL, user: "bench-\(index)", key: key) }
+        let apps = try (0..<2).map { index in
+            var configuration = OFREPRemoteConfiguration(
+                baseURL: baseURL, evaluationContext: ["targetingKey": .string("bench-\(index)")])
+            configuration.pollInterval = nil  // the stream alone
+            let source = try OFREPRemoteSource(configuration: configuration)
+            return try ObservedApp(
+                key: key, provider: source, isReady: source.waitUntilStreaming(timeout:),
+                unready: "the remote source did not connect its event stream to \(baseURL)")
+        }
         defer { for app in apps { app.stop() } }
 
         let toggles = settings.isQuick ? 30 : 120
@@ -38,43 +46,10 @@ enum RemoteEntries {
             try serverContext.setOverride(keyNamed: key, to: .bool(value))
             return try apps.map { try $0.arrivals.wait(since: sent, timeout: .seconds(5)) }
         }
-        return [
-            EntryResult(
-                group: groupName, id: "remote p50", name: "change → SSE → re-fetch → observer, p50",
-                unit: .nanosecondsPerOperation, iterations: toggles, samples: rounds.p50,
-                note: "from the server-side override to the observer in each of 2 contexts with their own remote"
-                    + " sources, \(toggles) toggles per round, ensign serve's server on loopback"),
-            EntryResult(
-                group: groupName, id: "remote p99", name: "change → SSE → re-fetch → observer, p99",
-                unit: .nanosecondsPerOperation, iterations: toggles, samples: rounds.p99,
-                target: .time(atMostNanoseconds: 250_000_000), note: "p99 of the same"),
-        ]
-    }
-}
-
-/// An app context fed by a remote source, with an observer of one key.
-private final class RemoteApp {
-    let arrivals = ArrivalClock()
-    private let source: OFREPRemoteSource
-    private let token: ObservationToken
-
-    init(baseURL: String, user: String, key: String) throws {
-        let context = try AppContext(definitions: "flags:\n  \(key): { default: false }\n")
-        let arrivals = self.arrivals
-        token = context.observe(FlagKey(key, default: false), label: "bench") { _ in arrivals.arrive() }
-        var configuration = OFREPRemoteConfiguration(
-            baseURL: baseURL, evaluationContext: ["targetingKey": .string(user)])
-        configuration.pollInterval = nil  // the stream alone
-        source = try OFREPRemoteSource(configuration: configuration)
-        context.attach(source)
-        guard source.waitUntilStreaming(timeout: .seconds(10)) else {
-            source.stop()
-            throw BenchmarkFailure("the remote source did not connect its event stream to \(baseURL)")
-        }
-    }
-
-    func stop() {
-        source.stop()
-        token.cancel()
+        return EntryResult.latencyPercentiles(
+            group: groupName, id: "remote", name: "change → SSE → re-fetch → observer", events: toggles,
+            p50: rounds.p50, p99: rounds.p99, target: .time(atMostNanoseconds: 250_000_000),
+            note: "from the server-side override to the observer in each of 2 contexts with their own remote"
+                + " sources, \(toggles) toggles per round, ensign serve's server on loopback")
     }
 }

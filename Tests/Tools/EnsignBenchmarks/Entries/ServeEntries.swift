@@ -167,14 +167,10 @@ enum ServeEntries {
         }
 
         let wrkNote = "wrk, 2 threads, \(wrkDuration) a round"
-        var results = [
-            entry(
-                "serve single p50", "single evaluation, one connection, p50", requests, singleRounds.p50,
-                note: "POST /ofrep/v1/evaluate/flags/KEY (a targeted flag), keep-alive, request sent → response read"),
-            entry(
-                "serve single p99", "single evaluation, one connection, p99", requests, singleRounds.p99,
-                note: "p99 of the same"),
-        ]
+        var results = EntryResult.latencyPercentiles(
+            group: groupName, id: "serve single", name: "single evaluation, one connection", events: requests,
+            p50: singleRounds.p50, p99: singleRounds.p99,
+            note: "POST /ofrep/v1/evaluate/flags/KEY (a targeted flag), keep-alive, request sent → response read")
         for connections in [32, 256] {
             let reference = nginx == nil ? nil : "nginx 200 at \(connections)"
             results.append(
@@ -208,18 +204,15 @@ enum ServeEntries {
                     note: "\(wrkNote); ≈ \(perSecond(throughput["serve 304 at \(connections)"] ?? [])) revalidations/s;"
                         + " ≤ 1.11× is ≥ 0.9× nginx's rate"))
         }
-        results += [
+        results.append(
             entry(
                 "serve bulk p50", "bulk evaluation (50 flags), p50", requests / 5, bulkRounds.p50,
-                note: "POST /ofrep/v1/evaluate/flags, 200 with every flag"),
-            entry(
-                "serve sse p50", "change → server-sent event at the client, p50", changes, sseRounds.p50,
-                note: "from a ControlClient's set to the stream client reading refetchEvaluation"),
-            entry(
-                "serve sse p99", "change → server-sent event at the client, p99", changes, sseRounds.p99,
-                target: .time(atMostNanoseconds: 200_000_000, aim: 50_000_000), note: "p99 of the same"),
-        ]
+                note: "POST /ofrep/v1/evaluate/flags, 200 with every flag"))
         return results
+            + EntryResult.latencyPercentiles(
+                group: groupName, id: "serve sse", name: "change → server-sent event at the client", events: changes,
+                p50: sseRounds.p50, p99: sseRounds.p99, target: .time(atMostNanoseconds: 200_000_000, aim: 50_000_000),
+                note: "from a ControlClient's set to the stream client reading refetchEvaluation")
     }
 
     private static func runFleet(_ settings: RunSettings) throws -> [EntryResult] {
@@ -289,24 +282,19 @@ enum ServeEntries {
                 group: fleetGroupName, id: "fleet resident", name: "server resident memory, 10,000 streams open",
                 unit: .bytes, iterations: 1, samples: [resident], target: .memory(atMostBytes: 256 * 1_048_576),
                 note: "≈ \(perStream) bytes per idle stream over the server at rest (\(idleResident / 1024) KiB)"),
-            entry(
-                "fleet fan-out p50", "one change → all 10,000 streams, p50", changes * streamCount,
-                [percentile(arrivals, 0.5)], group: fleetGroupName,
-                note: "from a ControlClient's set to each stream's client reading refetchEvaluation (one client"
-                    + " thread reads all 10,000 sockets with epoll), over \(changes) changes"),
-            entry(
-                "fleet fan-out p99", "one change → all 10,000 streams, p99", changes * streamCount,
-                [percentile(arrivals, 0.99)], target: .time(atMostNanoseconds: 100_000_000), group: fleetGroupName,
-                note: "p99 of the same"),
-            entry(
-                "beside slow clients p50", "single evaluation beside the streams and 1,000 slow clients, p50",
-                latencies.count, [percentile(latencies, 0.5)], group: fleetGroupName,
-                note: "one keep-alive connection; the slow clients send a header byte every 100 evaluations"),
-            entry(
-                "beside slow clients p99", "single evaluation beside the streams and 1,000 slow clients, p99",
-                latencies.count, [percentile(latencies, 0.99)], target: .time(atMostNanoseconds: 20_000_000),
-                group: fleetGroupName, note: "p99 of the same"),
         ]
+            + EntryResult.latencyPercentiles(
+                group: fleetGroupName, id: "fleet fan-out", name: "one change → all 10,000 streams",
+                events: changes * streamCount, p50: [percentile(arrivals, 0.5)], p99: [percentile(arrivals, 0.99)],
+                target: .time(atMostNanoseconds: 100_000_000),
+                note: "from a ControlClient's set to each stream's client reading refetchEvaluation (one client"
+                    + " thread reads all 10,000 sockets with epoll), over \(changes) changes")
+            + EntryResult.latencyPercentiles(
+                group: fleetGroupName, id: "beside slow clients",
+                name: "single evaluation beside the streams and 1,000 slow clients", events: latencies.count,
+                p50: [percentile(latencies, 0.5)], p99: [percentile(latencies, 0.99)],
+                target: .time(atMostNanoseconds: 20_000_000),
+                note: "one keep-alive connection; the slow clients send a header byte every 100 evaluations")
     }
 
     private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
@@ -315,10 +303,10 @@ enum ServeEntries {
 
     private static func entry(
         _ id: String, _ name: String, _ iterations: Int, _ samples: [Double], reference: String? = nil,
-        target: Target? = nil, group: String = groupName, note: String
+        target: Target? = nil, note: String
     ) -> EntryResult {
         EntryResult(
-            group: group, id: id, name: name, unit: .nanosecondsPerOperation, iterations: iterations,
+            group: groupName, id: id, name: name, unit: .nanosecondsPerOperation, iterations: iterations,
             samples: samples, reference: reference, target: target, note: note)
     }
 

@@ -29,33 +29,23 @@ enum ValidateEntries {
             for _ in 0..<settings.rounds {
                 // Alternated in each round, so that other load on the machine falls on both alike.
                 if hasScanner {
-                    scanSamples.append(try timedRun(scanner, [file], what: "libyaml-scan"))
+                    scanSamples.append(try BuiltTool.wallTime(scanner, [file], what: "libyaml-scan"))
                 }
-                samples.append(try timedRun(executable, ["validate", file], what: "ensign validate"))
+                samples.append(try BuiltTool.wallTime(executable, ["validate", file], what: "ensign validate"))
             }
         }
         return [
-            EntryResult(
+            .processWallTime(
                 group: groupName, id: "libyaml-scan", name: "C `libyaml-scan FILE` process, wall time",
-                unit: .nanosecondsPerOperation, iterations: 1, samples: scanSamples,
-                note: scanSamples.isEmpty
-                    ? "the release `libyaml-scan` was not found next to the benchmarks (scripts/bench builds it)"
-                    : "a C process reading the same file with yaml_parser_parse, building nothing: the floor"),
-            EntryResult(
-                group: groupName, id: "validate", name: "`ensign validate FILE` process, wall time",
-                unit: .nanosecondsPerOperation, iterations: 1, samples: samples, reference: "libyaml-scan",
-                target: .ratio(atMost: 2.5),
-                note: samples.isEmpty
-                    ? "the release `ensign` was not found next to the benchmarks"
-                    : "the release `ensign validate` on the generated 10,000-flag file, start to exit, once per round"),
+                samples: scanSamples,
+                missing: "the release `libyaml-scan` was not found next to the benchmarks (scripts/bench builds it)",
+                measured: "a C process reading the same file with yaml_parser_parse, building nothing: the floor"),
+            .processWallTime(
+                group: groupName, id: "validate", name: "`ensign validate FILE` process, wall time", samples: samples,
+                reference: "libyaml-scan", target: .ratio(atMost: 2.5),
+                missing: "the release `ensign` was not found next to the benchmarks",
+                measured:
+                    "the release `ensign validate` on the generated 10,000-flag file, start to exit, once per round"),
         ]
-    }
-
-    /// Runs `executable` once and returns its wall time in nanoseconds; a failure is the benchmark's.
-    private static func timedRun(_ executable: String, _ arguments: [String], what: String) throws -> Double {
-        let start = ContinuousClock.now
-        let status = try BuiltTool.run(executable, arguments)
-        guard status == 0 else { throw BenchmarkFailure("\(what) exited with \(status)") }
-        return Double((ContinuousClock.now - start).nanoseconds)
     }
 }

@@ -96,9 +96,7 @@ final class NginxReference {
     func stop() {
         guard !isStopped else { return }
         isStopped = true
-        kill(process, SIGTERM)
-        var status: Int32 = 0
-        waitpid(process, &status, 0)
+        BuiltTool.stop(process, with: SIGTERM)
         TemporaryFiles.remove(directory)
     }
 }

@@ -72,9 +72,7 @@ final class ServedEnsign {
     func stop() {
         guard !isStopped else { return }
         isStopped = true
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        BuiltTool.stop(pid, with: SIGTERM)
         TemporaryFiles.remove(directory)
     }
 }

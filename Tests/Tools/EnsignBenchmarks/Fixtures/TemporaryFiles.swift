@@ -69,10 +69,30 @@ enum BuiltTool {
 
     /// Runs `executable` with `arguments`, output discarded, and returns its exit status.
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let pid = try start(executable, arguments)
+        waitForExit(try start(executable, arguments))
+    }
+
+    /// Runs `executable` once, as ``run(_:_:)`` does, and returns its wall time in nanoseconds;
+    /// an exit status other than 0 is the benchmark's failure (`what` names the process).
+    static func wallTime(_ executable: String, _ arguments: [String], what: String) throws -> Double {
+        let start = ContinuousClock.now
+        let status = try run(executable, arguments)
+        guard status == 0 else { throw BenchmarkFailure("\(what) exited with \(status)") }
+        return Double((ContinuousClock.now - start).nanoseconds)
+    }
+
+    /// Waits for the process `pid` to end and returns its exit status.
+    @discardableResult
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (status >> 8) & 0xFF
+    }
+
+    /// Sends `signal` to the process `pid` and waits for it to end.
+    static func stop(_ pid: pid_t, with signal: Int32) {
+        kill(pid, signal)
+        waitForExit(pid)
     }
 
     /// Starts `executable` with `arguments`, its standard output and error going to the file

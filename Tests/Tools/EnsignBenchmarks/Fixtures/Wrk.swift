@@ -36,10 +36,9 @@ enum Wrk {
                 "-t2", "-c\(connections)", "-d\(max(1, duration.components.seconds))s", "-s", directory + "/load.lua",
                 "http://127.0.0.1:\(port)\(load.path)",
             ], output: output)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let status = BuiltTool.waitForExit(pid)
         let text = TemporaryFiles.read(output)
-        guard (status >> 8) & 0xFF == 0 else { throw BenchmarkFailure("wrk failed: \(text)") }
+        guard status == 0 else { throw BenchmarkFailure("wrk failed: \(text)") }
         if text.contains("Socket errors") || text.contains("Non-2xx or 3xx") {
             throw BenchmarkFailure("wrk saw failed requests against port \(port): \(text)")
         }

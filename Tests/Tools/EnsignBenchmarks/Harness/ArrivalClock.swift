@@ -33,3 +33,34 @@ private final class LockedTimes: Sendable {
         queue.sync { times.isEmpty ? nil : times.removeFirst() }
     }
 }
+
+/// An app context with an observer of one bool key that records each run on its
+/// ``ArrivalClock``, fed by a value provider of its own (its own connection, as a separate app
+/// process has): the propagation entries measure up to it.
+final class ObservedApp {
+    let arrivals = ArrivalClock()
+    private let provider: any ValueProvider
+    private let token: ObservationToken
+
+    /// Observes `key` (defined `false`) in a new context, attaches `provider`, and waits up to
+    /// 10 s for `isReady`; throws `unready` when the provider is not ready by then.
+    init(
+        key: String, provider: any ValueProvider, isReady: (_ timeout: Duration) -> Bool,
+        unready: @autoclosure () -> String
+    ) throws {
+        let context = try AppContext(definitions: "flags:\n  \(key): { default: false }\n")
+        let arrivals = self.arrivals
+        token = context.observe(FlagKey(key, default: false), label: "bench") { _ in arrivals.arrive() }
+        self.provider = provider
+        context.attach(provider)
+        guard isReady(.seconds(10)) else {
+            provider.stop()
+            throw BenchmarkFailure(unready())
+        }
+    }
+
+    func stop() {
+        provider.stop()
+        token.cancel()
+    }
+}

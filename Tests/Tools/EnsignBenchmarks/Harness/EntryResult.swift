@@ -59,3 +59,33 @@ struct EntryResult {
         }
     }
 }
+
+extension EntryResult {
+    /// The p50 and p99 entries of a latency measured `events` times a round (`id p50` and
+    /// `id p99`, named `name, p50` and `name, p99`), one figure per round each: `note` says
+    /// what the p50 measures, and `target` is the p99's.
+    static func latencyPercentiles(
+        group: String, id: String, name: String, events: Int, p50: [Double], p99: [Double], target: Target? = nil,
+        note: String
+    ) -> [EntryResult] {
+        [
+            EntryResult(
+                group: group, id: id + " p50", name: name + ", p50", unit: .nanosecondsPerOperation,
+                iterations: events, samples: p50, note: note),
+            EntryResult(
+                group: group, id: id + " p99", name: name + ", p99", unit: .nanosecondsPerOperation,
+                iterations: events, samples: p99, target: target, note: "p99 of the same"),
+        ]
+    }
+
+    /// An entry of a process's wall time, one figure per round: its note is `missing` when
+    /// there is no figure (the executable was not found), else `measured`.
+    static func processWallTime(
+        group: String, id: String, name: String, samples: [Double], reference: String? = nil, target: Target? = nil,
+        missing: String, measured: String
+    ) -> EntryResult {
+        EntryResult(
+            group: group, id: id, name: name, unit: .nanosecondsPerOperation, iterations: 1, samples: samples,
+            reference: reference, target: target, note: samples.isEmpty ? missing : measured)
+    }
+}
