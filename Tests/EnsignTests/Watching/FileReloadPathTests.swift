@@ -87,7 +87,7 @@ struct FileReloadPathTests {
         .blocksItsThread)
     func ownWritesRacingChecks() throws {
         let fixture = try PersistenceFixture()
-        let context = try Self.persistingContext(fixture)
+        let context = try fixture.onDemandContext()
         let before = context.reloadCounts.reloads
         let writing = AtomicCounter()
         // A check at every moment of a write: before its rename, between the rename and its
