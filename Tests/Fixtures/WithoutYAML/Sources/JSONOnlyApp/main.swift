@@ -17,7 +17,7 @@ var configuration = AppContextConfiguration(definitionsDirectory: bundle, enviro
 configuration.watchesFiles = false
 do {
     let context = try AppContext(configuration: configuration)
-    for key in context.definitions.keys {
+    for key in context.snapshot.keys {
         print("\(key) = \(context.details(forKeyNamed: key).value)")
     }
 } catch {
