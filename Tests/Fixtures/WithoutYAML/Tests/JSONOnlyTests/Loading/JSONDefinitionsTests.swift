@@ -17,15 +17,16 @@ struct JSONDefinitionsTests {
         let production = try Self.context(sampleBundlePath, "production")
         #expect(development.details(forKeyNamed: "beneficiaries.showPendingList").value == true)
         #expect(production.details(forKeyNamed: "beneficiaries.showPendingList").value == false)
-        let evaluator = FlagEvaluator(filesOf: production)
-        let staff = evaluator.details(
-            forKeyNamed: "transfers.newFlow",
-            context: EvaluationContext(targetingKey: "a", attributes: ["email": "ana@bforbank.example"]))
+        // A request's evaluation context, as a server sets it: a child context per request.
+        let staff = production.makeChild(
+            label: "staff",
+            evaluationContext: EvaluationContext(targetingKey: "a", attributes: ["email": "ana@bforbank.example"])
+        ).details(forKeyNamed: "transfers.newFlow")
         #expect(staff.variant == "on")
         #expect(staff.reason == .targetingMatch)
-        let german = evaluator.details(
-            forKeyNamed: "transfers.newFlow",
-            context: EvaluationContext(targetingKey: "b", attributes: ["country": "DE"]))
+        let german = production.makeChild(
+            label: "german", evaluationContext: EvaluationContext(targetingKey: "b", attributes: ["country": "DE"])
+        ).details(forKeyNamed: "transfers.newFlow")
         #expect(german.variant == "off")
         #expect(production.details(forKeyNamed: "appearance.darkMode").value == false)
         #expect(production.details(forKeyNamed: "beneficiaries.pageSize").source.location?.file == sampleBundlePath)
@@ -54,8 +55,9 @@ struct JSONDefinitionsTests {
         #expect(
             try Self.context(scratch.path + "/flags", "staging").details(forKeyNamed: "beneficiaries.pageSize").value
                 == 30)
-        let french = FlagEvaluator(filesOf: production).details(
-            forKeyNamed: "newFlow", context: EvaluationContext(targetingKey: "u", attributes: ["country": "FR"]))
+        let french = production.makeChild(
+            label: "french", evaluationContext: EvaluationContext(targetingKey: "u", attributes: ["country": "FR"])
+        ).details(forKeyNamed: "newFlow")
         #expect(french.value == true)
         #expect(french.variant == "on")
         #expect(production.details(forKeyNamed: "beneficiaries.locale.language").value == "en")
