@@ -316,7 +316,7 @@ private struct CompatibilityRun {
         for key in changed.sorted() where delivered && counts[key] == nil {
             fail("change", "the observer of '\(key)' did not run, but its value changed")
         }
-        for batch in seen where !isCaused(batch.cause, by: provider) {
+        for batch in seen where !isProviderDelivery(batch.cause) {
             fail("change", "transaction \(batch.transaction) has cause '\(batch.cause)', not the provider")
         }
         for key in changed.sorted() {
@@ -358,8 +358,8 @@ private struct CompatibilityRun {
         }
     }
 
-    /// Whether a transaction's cause is a provider's delivery.
-    private func isCaused<Provider: ValueProvider>(_ cause: ChangeCause, by provider: Provider) -> Bool {
+    /// Whether a transaction's cause is a provider's delivery (every provider feeds the fleet layer).
+    private func isProviderDelivery(_ cause: ChangeCause) -> Bool {
         if case .fleet(let source) = cause { return !source.isEmpty }
         return false
     }
