@@ -58,7 +58,7 @@ let package = Package(
         // Test helpers, in their own library so that apps never link Swift Testing.
         .target(name: "EnsignTesting", dependencies: ["EnsignSupport", "Ensign"]),
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
-        .target(name: "EnsignCodeGeneration", dependencies: ["Ensign"]),
+        .target(name: "EnsignCodeGeneration", dependencies: ["EnsignSupport", "Ensign"]),
         // What the tools do with definitions and apps never do: `ensign validate`'s whole-directory
         // checks and report, the JSON schema, the flagd bundle export.
         .target(name: "EnsignTooling", dependencies: ["Ensign", "EnsignYAML", "EnsignSupport"]),

@@ -54,6 +54,6 @@ struct CauseEffectGraph {
 
     /// A DOT string literal: quotes and backslashes escaped, newlines as `\n`.
     func quoted(_ text: String) -> String {
-        "\"" + text.backslashEscaped + "\""
+        text.backslashQuoted(.minimal)
     }
 }

@@ -1,4 +1,5 @@
 import Ensign
+import EnsignSupport
 
 /// Writes the Swift file for a ``KeyPlan``: the header, one extension per key kind and value
 /// type, then the enums. Every choice of order and layout is fixed, so the same plan always
@@ -139,7 +140,7 @@ struct KeyFileRenderer {
     static func docText(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            result.unicodeScalars.append(SwiftLiteral.needsEscape(scalar) ? " " : scalar)
+            result.unicodeScalars.append(BackslashEscaping.swift.escapesNumerically(scalar) ? " " : scalar)
         }
         while result.last == " " { result.removeLast() }
         return result

@@ -1,41 +1,12 @@
 import Ensign
+import EnsignSupport
 
 /// Swift source text for values: literals that compile to exactly the value they were made from.
 enum SwiftLiteral {
     /// A string literal: quotes, backslashes and control characters escaped; other characters
     /// (accents, CJK, emoji) written as they are, except the invisible ones that could make the
     /// source read differently from what it compiles to (bidirectional controls).
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            default:
-                if needsEscape(scalar) {
-                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
-
-    /// Whether a scalar is written as `\u{…}`: controls, line and paragraph separators, and
-    /// bidirectional formatting characters.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-            return true
-        default:
-            return false
-        }
-    }
+    static func string(_ text: String) -> String { text.backslashQuoted(.swift) }
 
     /// A `Double` literal (or `.infinity` / `.nan`) for a context whose type is `Double`.
     static func double(_ value: Double) -> String {

@@ -13,15 +13,10 @@ extension OFREPService {
                     errorDetails: "the key in the path is not valid percent-encoded UTF-8"
                 ).jsonText)
         }
-        var members: [String: JSONValue]
-        let selector: OFREPFlagSetSelector?
-        switch readContext(of: request) {
-        case .success(let read): (members, selector) = read
-        case .failure(let problem):
-            return .json(
-                400,
-                OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: problem.description).jsonText
-            )
+        let (members, selector): ([String: JSONValue], OFREPFlagSetSelector?)
+        do { (members, selector) = try readContext(of: request) } catch {
+            let failure = OFREPEvaluationFailure(key: key, errorCode: .invalidContext, errorDetails: error.description)
+            return .json(400, failure.jsonText)
         }
         let snapshot = context.untrackedSnapshot
         if let selector, let definition = snapshot.definition(forKeyNamed: key), !selector.selects(definition) {
@@ -45,16 +40,16 @@ extension OFREPService {
     /// A request's evaluation context, enriched from its headers (before any tag: the tag names
     /// the context the flags are evaluated in), and its flag-set selector; or why either is
     /// unreadable, for an `INVALID_CONTEXT` reply.
-    private func readContext(of request: OFREPHTTPRequest) -> Result<
-        (members: [String: JSONValue], selector: OFREPFlagSetSelector?), ContextProblem
-    > {
+    private func readContext(
+        of request: OFREPHTTPRequest
+    ) throws(ContextProblem) -> (members: [String: JSONValue], selector: OFREPFlagSetSelector?) {
         do {
             var members = try OFREPEvaluationRequest(jsonBytes: request.body).context
             let selector = try OFREPFlagSetSelector.of(request)
             enrich(&members, from: request)
-            return .success((members, selector))
+            return (members, selector)
         } catch {
-            return .failure(ContextProblem(description: "\(error)"))
+            throw ContextProblem(description: "\(error)")
         }
     }
 
@@ -63,13 +58,10 @@ extension OFREPService {
     func evaluateBulk(
         _ request: OFREPHTTPRequest, evaluated: (ResolutionDetails<JSONValue>) -> Void
     ) -> OFREPHTTPResponse {
-        var members: [String: JSONValue]
-        let selector: OFREPFlagSetSelector?
-        switch readContext(of: request) {
-        case .success(let read): (members, selector) = read
-        case .failure(let problem):
-            return .json(
-                400, OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: problem.description).jsonText)
+        let (members, selector): ([String: JSONValue], OFREPFlagSetSelector?)
+        do { (members, selector) = try readContext(of: request) } catch {
+            let failure = OFREPBulkEvaluationFailure(errorCode: .invalidContext, errorDetails: error.description)
+            return .json(400, failure.jsonText)
         }
         // One snapshot for the tag and every flag, so the tag names exactly what is sent.
         let snapshot = context.untrackedSnapshot

@@ -17,7 +17,7 @@ struct PrometheusText {
             text += name
             if !sample.labels.isEmpty {
                 text += "{"
-                text += sample.labels.map { "\($0.0)=\"\($0.1.backslashEscaped)\"" }.joined(separator: ",")
+                text += sample.labels.map { "\($0.0)=\"\($0.1.backslashEscaped(.minimal))\"" }.joined(separator: ",")
                 text += "}"
             }
             text += " \(Self.format(sample.value))\n"

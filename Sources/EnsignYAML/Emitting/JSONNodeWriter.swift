@@ -1,3 +1,5 @@
+import EnsignSupport
+
 /// Writes ``YAMLNode`` trees as JSON text (RFC 8259), which every YAML reader reads too.
 ///
 /// `ensign export` writes its bundles with it, and a build without the `YAML` trait writes
@@ -96,7 +98,7 @@ package struct JSONNodeWriter: Sendable {
                 .unsupported, at: entry.key.location,
                 "a mapping key that is \(entry.key.kindDescription) has no JSON form; use a string key")
         }
-        return Self.quoted(text)
+        return text.backslashQuoted(.json)
     }
 
     /// A scalar as the core schema reads it, in JSON.
@@ -119,29 +121,8 @@ package struct JSONNodeWriter: Sendable {
             }
             if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) + ".0" }
             return String(value)
-        case .string(let text): return Self.quoted(text)
+        case .string(let text): return text.backslashQuoted(.json)
         }
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}":
-                let digits = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// Whether `text` is a number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
