@@ -14,10 +14,7 @@ import Testing
 struct OFREPServerTests {
     static let definitions = """
         flags:
-          banner:
-            variants: { on: true, off: false }
-            defaultVariant: off
-            targeting: { if: [{ "==": [{ var: country }, "FR"] }, on, off] }
+        \(BannerFlag.yaml)
           color: { default: blue }
         """
 

@@ -16,10 +16,7 @@ extension EtcdIntegrationTests {
         static let flags = """
             flags:
               list.pageSize: { type: int, default: 20, minimum: 5, maximum: 100 }
-              banner:
-                variants: { on: true, off: false }
-                defaultVariant: off
-                targeting: { if: [{ "==": [{ var: country }, "FR"] }, on, off] }
+            \(BannerFlag.yaml)
             """
         static let bulkBody = #"{"context":{"targetingKey":"user-7","country":"FR"}}"#
 

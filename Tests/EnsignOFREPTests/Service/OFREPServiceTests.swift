@@ -1,16 +1,14 @@
 import Ensign
 import EnsignJSON
 import EnsignOFREP
+import EnsignTestSupport
 import Testing
 
 @Suite("OFREP service: single, bulk and configuration endpoints")
 struct OFREPServiceTests {
     static let definitions = """
         flags:
-          banner:
-            variants: { on: true, off: false }
-            defaultVariant: off
-            targeting: { if: [{ "==": [{ var: country }, "FR"] }, on, off] }
+        \(BannerFlag.yaml)
             metadata: { team: web }
           deferred:
             variants: { on: true, off: false }

@@ -25,6 +25,32 @@ struct FileWatchingTests {
             // The watcher hashes the files on its queue after start; changes come after that.
             context.waitUntilWatching()
         }
+
+        /// Saves `text` as the deployment file, as an editor would; the watcher may pick it up.
+        func deploy(_ text: String) throws { try directory.write("deploy/flags.yaml", text) }
+
+        /// Saves `text` as the deployment file and reloads now, without waiting for the watcher.
+        func deployAndReload(_ text: String) throws {
+            try deploy(text)
+            context.reloadIfNeeded()
+        }
+
+        /// Saves `text` as the deployment file and reloads now, expecting the reload to fail: the
+        /// context is degraded and keeps the last good page size, 30. Returns the diagnostics.
+        func expectFailedReload(
+            of text: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> [Diagnostic] {
+            try deployAndReload(text)
+            #expect(context.status.isDegraded, sourceLocation: sourceLocation)
+            #expect(context.value(forKeyNamed: "list.pageSize") == 30, sourceLocation: sourceLocation)
+            return context.status.diagnostics
+        }
+
+        /// Records each page size an observer is told of from now on, while the token lives.
+        func recordPageSizes() -> (seen: Recorder<Int>, token: ObservationToken) {
+            let seen = Recorder<Int>()
+            return (seen, context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) })
+        }
     }
 
     /// A context over a definitions directory and one deployment file, watching both.
@@ -84,20 +110,14 @@ struct FileWatchingTests {
     @Test("An emptied deployment file is a failed reload: the last good values stay, observers see nothing")
     func emptiedFile() async throws {
         let fixture = try Deployed()
-        let (directory, context) = (fixture.directory, fixture.context)
-        let seen = Recorder<Int>()
-        let token = context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) }
+        let context = fixture.context
+        let (seen, token) = fixture.recordPageSizes()
         // An editor's truncate-then-write, caught between the two.
-        try directory.write("deploy/flags.yaml", "")
-        context.reloadIfNeeded()
-        #expect(context.status.isDegraded)
-        #expect(context.status.diagnostics.contains { $0.message.contains("the file is empty") })
+        let diagnostics = try fixture.expectFailedReload(of: "")
+        #expect(diagnostics.contains { $0.message.contains("the file is empty") })
+        try fixture.deployAndReload("# only a comment\n\n")
         #expect(context.value(forKeyNamed: "list.pageSize") == 30)
-        try directory.write("deploy/flags.yaml", "# only a comment\n\n")
-        context.reloadIfNeeded()
-        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 45\n")
-        context.reloadIfNeeded()
+        try fixture.deployAndReload("flags:\n  list.pageSize: 45\n")
         #expect(!context.status.isDegraded)
         #expect(seen.values == [45])
         token.cancel()
@@ -120,15 +140,11 @@ struct FileWatchingTests {
     @Test("A bad edit keeps the last good values; the next good edit applies with one notification")
     func badThenGood() async throws {
         let fixture = try Deployed()
-        let (directory, context) = (fixture.directory, fixture.context)
-        let seen = Recorder<Int>()
-        let token = context.observe(FlagKey("list.pageSize", default: 0)) { seen.record($0) }
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 500\n")
-        context.reloadIfNeeded()
-        #expect(context.status.isDegraded)
-        #expect(context.status.diagnostics.first?.location.line == 2)
-        #expect(context.value(forKeyNamed: "list.pageSize") == 30)
-        try directory.write("deploy/flags.yaml", "flags:\n  list.pageSize: 60\n")
+        let context = fixture.context
+        let (seen, token) = fixture.recordPageSizes()
+        let diagnostics = try fixture.expectFailedReload(of: "flags:\n  list.pageSize: 500\n")
+        #expect(diagnostics.first?.location.line == 2)
+        try fixture.deploy("flags:\n  list.pageSize: 60\n")
         #expect(await waitForObserver(of: "list.pageSize", in: context, toSee: 60))
         #expect(!context.status.isDegraded)
         #expect(seen.values == [60])

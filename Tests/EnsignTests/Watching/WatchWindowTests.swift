@@ -16,15 +16,21 @@ struct WatchWindowTests {
         return batches.values
     }
 
+    /// Turns dark mode on in the preferences file and rewrites the page size's default in the
+    /// definitions as `pageSizeDefault`: two files, changed in one window.
+    static func editPreferencesAndDefinitions(_ fixture: PersistenceFixture, pageSizeDefault: String) throws {
+        try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
+        try fixture.write(
+            fixture.flags + "/app.yaml",
+            PersistenceFixture.definitions.replacingOccurrences(of: "default: 20", with: "default: \(pageSizeDefault)"))
+    }
+
     @Test("A preferences edit and a definitions edit in one window are both applied, in one transaction")
     func preferencesAndDefinitions() throws {
         let fixture = try PersistenceFixture()
         let context = try fixture.onDemandContext()
         let batches = try Self.batches(of: context) {
-            try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
-            try fixture.write(
-                fixture.flags + "/app.yaml",
-                PersistenceFixture.definitions.replacingOccurrences(of: "default: 20", with: "default: 25"))
+            try Self.editPreferencesAndDefinitions(fixture, pageSizeDefault: "25")
             context.reloadIfNeeded()
         }
         #expect(context.value(forKeyNamed: "appearance.darkMode") == true)
@@ -67,10 +73,7 @@ struct WatchWindowTests {
     func brokenDefinitionsDoNotBlockPreferences() throws {
         let fixture = try PersistenceFixture()
         let context = try fixture.onDemandContext()
-        try fixture.write(fixture.preferencesFile, "preferences:\n  appearance.darkMode: true\n")
-        try fixture.write(
-            fixture.flags + "/app.yaml",
-            PersistenceFixture.definitions.replacingOccurrences(of: "default: 20", with: "default: twenty"))
+        try Self.editPreferencesAndDefinitions(fixture, pageSizeDefault: "twenty")
         context.reloadIfNeeded()
         #expect(context.value(forKeyNamed: "appearance.darkMode") == true)
         #expect(context.value(forKeyNamed: "list.pageSize") == 20)

@@ -6,53 +6,54 @@ import EnsignJSON
 /// `sem_ver` rule, and a flag without targeting through the evaluator.
 enum EvaluationEntries {
     static func group() -> BenchmarkGroup {
-        let fixture = Lazy { try EvaluationFixture() }
-        let iterations = Iterations(full: 500_000, quick: 50_000)
         let targetedGoal = Target.time(atMostNanoseconds: 1000, aim: 300)
-        return BenchmarkGroup(
-            name: "evaluation",
-            kind: .timed([
-                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
-                Benchmark(
+        return ReferenceDictionaries.group(
+            "evaluation", iterations: Iterations(full: 500_000, quick: 50_000), fixture: try EvaluationFixture()
+        ) { entries in
+            [
+                entries.entry(
                     id: "evaluator targeted", name: "FlagEvaluator.details, 2 conditions + fractional",
-                    iterations: iterations, reference: "dictionary", target: targetedGoal,
-                    note: "details(forKeyNamed:context:) of a long-form flag; the ratio is for information"
-                ) { count in
-                    let fixture = try fixture.value
-                    let (evaluator, keys, context) = (fixture.evaluator, fixture.targetedKeys, fixture.context)
-                    for _ in 0..<count { blackHole(evaluator.details(forKeyNamed: keys[opaqueZero], context: context)) }
-                },
-                Benchmark(
+                    target: targetedGoal,
+                    note: "details(forKeyNamed:context:) of a long-form flag; the ratio is for information",
+                    body: evaluating(\.targetedKeys)),
+                entries.entry(
                     id: "rule targeted", name: "TargetingRule.evaluate, 2 conditions + fractional",
-                    iterations: iterations, reference: "dictionary", target: targetedGoal
-                ) { count in
-                    let fixture = try fixture.value
-                    let (rule, keys, context) = (fixture.targetingRule, fixture.targetedKeys, fixture.context)
-                    for _ in 0..<count { blackHole(rule.evaluate(context: context, flagKey: keys[opaqueZero])) }
-                },
-                Benchmark(
-                    id: "rule sem_ver", name: "TargetingRule.evaluate, sem_ver", iterations: iterations,
-                    reference: "dictionary", note: "{\"sem_ver\": [{\"var\": \"appVersion\"}, \">=\", \"2.4.0\"]}"
-                ) { count in
-                    let fixture = try fixture.value
-                    let (rule, keys, context) = (fixture.semVerRule, fixture.semVerKeys, fixture.context)
-                    for _ in 0..<count { blackHole(rule.evaluate(context: context, flagKey: keys[opaqueZero])) }
-                },
-                Benchmark(
-                    id: "evaluator static", name: "FlagEvaluator.details, no targeting", iterations: iterations,
-                    reference: "dictionary"
-                ) { count in
-                    let fixture = try fixture.value
-                    let (evaluator, keys, context) = (fixture.evaluator, fixture.untargetedKeys, fixture.context)
-                    for _ in 0..<count { blackHole(evaluator.details(forKeyNamed: keys[opaqueZero], context: context)) }
-                },
-            ]))
+                    target: targetedGoal, body: evaluating(\.targetingRule, for: \.targetedKeys)),
+                entries.entry(
+                    id: "rule sem_ver", name: "TargetingRule.evaluate, sem_ver",
+                    note: "{\"sem_ver\": [{\"var\": \"appVersion\"}, \">=\", \"2.4.0\"]}",
+                    body: evaluating(\.semVerRule, for: \.semVerKeys)),
+                entries.entry(
+                    id: "evaluator static", name: "FlagEvaluator.details, no targeting",
+                    body: evaluating(\.untargetedKeys)),
+            ]
+        }
+    }
+
+    /// `FlagEvaluator.details` of the flag `keys` names, for the fixture's context.
+    private static func evaluating(
+        _ keys: KeyPath<EvaluationFixture, [String]>
+    ) -> (EvaluationFixture, Int) -> Void {
+        { fixture, count in
+            let (evaluator, keys, context) = (fixture.evaluator, fixture[keyPath: keys], fixture.context)
+            for _ in 0..<count { blackHole(evaluator.details(forKeyNamed: keys[opaqueZero], context: context)) }
+        }
+    }
+
+    /// A rule compiled on its own, evaluated for the flag `keys` names and the fixture's context.
+    private static func evaluating(
+        _ rule: KeyPath<EvaluationFixture, TargetingRule>, for keys: KeyPath<EvaluationFixture, [String]>
+    ) -> (EvaluationFixture, Int) -> Void {
+        { fixture, count in
+            let (rule, keys, context) = (fixture[keyPath: rule], fixture[keyPath: keys], fixture.context)
+            for _ in 0..<count { blackHole(rule.evaluate(context: context, flagKey: keys[opaqueZero])) }
+        }
     }
 }
 
 /// An evaluator over the 100-flag definitions, the two rules compiled on their own, and a
 /// context that goes through both conditions to the split.
-final class EvaluationFixture {
+final class EvaluationFixture: DictionaryReferenced {
     let evaluator: FlagEvaluator
     let targetingRule: TargetingRule
     let semVerRule: TargetingRule

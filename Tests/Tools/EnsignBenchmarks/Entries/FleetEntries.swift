@@ -40,18 +40,14 @@ enum FleetEntries {
         configuration.requestTimeout = .seconds(5)
         let writer = try EtcdClient(configuration: configuration)
 
-        let toggles = settings.isQuick ? 30 : 120
-        var value = false
-        let rounds = try LatencyRounds(rounds: settings.rounds / 3, events: toggles) {
-            value.toggle()  // every write is a change, so every write notifies
-            // From before the put is sent: the watch event can reach the observers before the
-            // put's reply is read, so timing from the acknowledgement measured 0 for those.
-            let sent = ContinuousClock.now
+        // Timed from before the put is sent: the watch event can reach the observers before the
+        // put's reply is read, so timing from the acknowledgement measured 0 for those.
+        let rounds = try PropagationRounds(settings, apps: apps) { value in
             _ = try writer.put(prefix + key, value: Array(String(value).utf8))
-            return try apps.map { try $0.arrivals.wait(since: sent, timeout: .seconds(5)) }
         }
+        let toggles = rounds.toggles
         return results(
-            p50: rounds.p50, p99: rounds.p99, toggles: toggles,
+            p50: rounds.latencies.p50, p99: rounds.latencies.p99, toggles: toggles,
             note: "from sending the put to the observer in each of 2 contexts with their own fleet sources,"
                 + " \(toggles) toggles per round, one etcd member on loopback")
     }

@@ -9,9 +9,9 @@ enum LoadEntries {
     static func group() -> BenchmarkGroup {
         let fixture = Lazy { try LoadFixture(flagCount: flagCount) }
         let iterations = Iterations(full: 3, quick: 1)
-        return BenchmarkGroup(
-            name: "load 10,000 flags",
-            kind: .timed([
+        return .timed(
+            "load 10,000 flags",
+            [
                 Benchmark(
                     id: "libyaml scan", name: "libyaml event scan (yaml_parser_parse)", iterations: iterations,
                     note: "every event parsed and deleted, nothing built: the floor for a libyaml-based loader"
@@ -41,7 +41,7 @@ enum LoadEntries {
                     let text = try fixture.value.text
                     for _ in 0..<count { blackHole(try AppContext(definitions: text, environment: "production")) }
                 },
-            ]))
+            ])
     }
 }
 

@@ -8,9 +8,9 @@ enum ObserverFanOutEntries {
         let small = Lazy { FanOutFixture(keys: 1000, observers: 1000) }
         let large = Lazy { FanOutFixture(keys: 10_000, observers: 100_000) }
         let iterations = Iterations(full: 20_000, quick: 2000)
-        return BenchmarkGroup(
-            name: "observer fan-out",
-            kind: .timed([
+        return .timed(
+            "observer fan-out",
+            [
                 Benchmark(
                     id: "1k observers", name: "toggle, 1,000 observers on 1,000 keys", iterations: iterations,
                     verify: { small.verifyCalls() }
@@ -21,7 +21,7 @@ enum ObserverFanOutEntries {
                     note: "the toggled key has 10 observers in both contexts; the target is a ratio of about 1",
                     verify: { large.verifyCalls() }
                 ) { count in try large.value.toggle(count) },
-            ]))
+            ])
     }
 }
 

@@ -5,9 +5,9 @@ import Synchronization
 enum OverrideEntries {
     static func group() -> BenchmarkGroup {
         let fixture = Lazy { try OverrideFixture() }
-        return BenchmarkGroup(
-            name: "override write",
-            kind: .timed([
+        return .timed(
+            "override write",
+            [
                 Benchmark(
                     id: "override", name: "setOverride + notify 1 observer",
                     iterations: Iterations(full: 50_000, quick: 5000),
@@ -17,7 +17,7 @@ enum OverrideEntries {
                     let fixture = try fixture.value
                     try fixture.toggle(count)
                 }
-            ]))
+            ])
     }
 }
 

@@ -38,17 +38,13 @@ enum RemoteEntries {
         }
         defer { for app in apps { app.stop() } }
 
-        let toggles = settings.isQuick ? 30 : 120
-        var value = false
-        let rounds = try LatencyRounds(rounds: settings.rounds / 3, events: toggles) {
-            value.toggle()  // every write is a change, so every write notifies
-            let sent = ContinuousClock.now
+        let rounds = try PropagationRounds(settings, apps: apps) { value in
             try serverContext.setOverride(keyNamed: key, to: .bool(value))
-            return try apps.map { try $0.arrivals.wait(since: sent, timeout: .seconds(5)) }
         }
+        let toggles = rounds.toggles
         return EntryResult.latencyPercentiles(
             group: groupName, id: "remote", name: "change → SSE → re-fetch → observer", events: toggles,
-            p50: rounds.p50, p99: rounds.p99, target: .time(atMostNanoseconds: 250_000_000),
+            p50: rounds.latencies.p50, p99: rounds.latencies.p99, target: .time(atMostNanoseconds: 250_000_000),
             note: "from the server-side override to the observer in each of 2 contexts with their own remote"
                 + " sources, \(toggles) toggles per round, ensign serve's server on loopback")
     }

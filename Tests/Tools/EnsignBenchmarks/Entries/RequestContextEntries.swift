@@ -4,50 +4,47 @@ import Ensign
 /// flag read once (evaluated lazily for that user), and a read of the same key again.
 enum RequestContextEntries {
     static func group() -> BenchmarkGroup {
-        let fixture = Lazy { try RequestContextFixture() }
-        let iterations = Iterations(full: 200_000, quick: 20_000)
-        return BenchmarkGroup(
-            name: "request contexts",
-            kind: .timed([
-                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
-                Benchmark(
+        ReferenceDictionaries.group(
+            "request contexts", iterations: Iterations(full: 200_000, quick: 20_000),
+            fixture: try RequestContextFixture()
+        ) { entries in
+            [
+                entries.entry(
                     id: "request child", name: "makeChild(label:evaluationContext:), released",
-                    iterations: iterations, reference: "dictionary", target: .time(atMostNanoseconds: 2000),
+                    target: .time(atMostNanoseconds: 2000),
                     note: "a child of a 100-flag context with the request's user; nothing is evaluated yet"
-                ) { count in
-                    let fixture = try fixture.value
+                ) { fixture, count in
                     let (context, users) = (fixture.context, fixture.users)
                     for index in 0..<count {
                         blackHole(context.makeChild(label: "request", evaluationContext: users[index & 63]))
                     }
                 },
-                Benchmark(
-                    id: "request first read", name: "request child + first targeted read", iterations: iterations,
-                    reference: "dictionary", target: .time(atMostNanoseconds: 3000),
+                entries.entry(
+                    id: "request first read", name: "request child + first targeted read",
+                    target: .time(atMostNanoseconds: 3000),
                     note: "the child's cost plus one evaluation (2 conditions + fractional); aim: ≤ 1 µs over the child"
-                ) { count in
-                    let fixture = try fixture.value
+                ) { fixture, count in
                     let (context, users, keys) = (fixture.context, fixture.users, fixture.targetedKeys)
                     for index in 0..<count {
                         let request = context.makeChild(label: "request", evaluationContext: users[index & 63])
                         blackHole(request[keys[opaqueZero]])
                     }
                 },
-                Benchmark(
+                entries.entry(
                     id: "request read again", name: "a request child's targeted key, read again",
-                    iterations: iterations, reference: "dictionary", target: .time(atMostNanoseconds: 1000),
+                    target: .time(atMostNanoseconds: 1000),
                     note: "the key was evaluated for this child already: a lookup of what it evaluated"
-                ) { count in
-                    let fixture = try fixture.value
+                ) { fixture, count in
                     let (request, keys) = (fixture.request, fixture.targetedKeys)
                     for _ in 0..<count { blackHole(request[keys[opaqueZero]]) }
                 },
-            ]))
+            ]
+        }
     }
 }
 
 /// A 100-flag context, 64 users, and one request child that has read the targeted flag.
-final class RequestContextFixture {
+final class RequestContextFixture: DictionaryReferenced {
     let context: AppContext
     let users: [EvaluationContext]
     let request: AppContext

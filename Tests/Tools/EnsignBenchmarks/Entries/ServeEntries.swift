@@ -42,8 +42,13 @@ enum ServeEntries {
     /// The OFREP service alone, in this process, without HTTP: what each request costs the
     /// server's Swift side (parsing the body, evaluating, writing the answer), for comparing
     /// with the whole server's CPU per request.
+    /// The service and the two requests its in-process entries send.
+    private typealias ServiceFixture = (
+        service: OFREPService, single: OFREPHTTPRequest, revalidation: OFREPHTTPRequest
+    )
+
     static func handlerGroup() -> BenchmarkGroup {
-        let fixture = Lazy { () throws -> (OFREPService, OFREPHTTPRequest, OFREPHTTPRequest) in
+        let fixture = Lazy { () throws -> ServiceFixture in
             let service = OFREPService(context: try AppContext(definitions: definitions()))
             let single = OFREPHTTPRequest(method: "POST", target: singlePath, body: Array(body.utf8))
             let bulk = OFREPHTTPRequest(method: "POST", target: bulkPath, body: Array(body.utf8))
@@ -54,25 +59,29 @@ enum ServeEntries {
                 method: "POST", target: bulkPath, headers: ["If-None-Match": tag], body: Array(body.utf8))
             return (service, single, revalidation)
         }
+        // Both entries answer one request over and over; they differ only in which request.
+        func answering(_ request: @escaping (ServiceFixture) -> OFREPHTTPRequest) -> (Int) throws -> Void {
+            { count in try respond(count, to: fixture.value, request) }
+        }
         let iterations = Iterations(full: 200_000, quick: 20_000)
-        return BenchmarkGroup(
-            name: "ensign serve's service, in process",
-            kind: .timed([
+        return .timed(
+            "ensign serve's service, in process",
+            [
                 Benchmark(
                     id: "service single", name: "OFREPService.respond, single evaluation", iterations: iterations,
-                    note: "the request of the serve entries, answered without HTTP"
-                ) { count in
-                    let (service, single, _) = try fixture.value
-                    for _ in 0..<count { blackHole(service.respond(to: single)) }
-                },
+                    note: "the request of the serve entries, answered without HTTP", body: answering { $0.single }),
                 Benchmark(
                     id: "service 304", name: "OFREPService.respond, bulk revalidation (304)", iterations: iterations,
-                    note: "the same context with the current ETag"
-                ) { count in
-                    let (service, _, revalidation) = try fixture.value
-                    for _ in 0..<count { blackHole(service.respond(to: revalidation)) }
-                },
-            ]))
+                    note: "the same context with the current ETag", body: answering { $0.revalidation }),
+            ])
+    }
+
+    /// The service's answer to the request `request` picks from `fixture`, `count` times.
+    private static func respond(
+        _ count: Int, to fixture: ServiceFixture, _ request: (ServiceFixture) -> OFREPHTTPRequest
+    ) {
+        let (service, request) = (fixture.service, request(fixture))
+        for _ in 0..<count { blackHole(service.respond(to: request)) }
     }
 
     private static func definitions() -> String {

@@ -18,15 +18,15 @@ enum StartupEntries {
                 })
         }
         let configuration = AppContextConfiguration(definitionsDirectory: flagsDirectory, environment: "development")
-        return BenchmarkGroup(
-            name: name,
-            kind: .timed([
+        return .timed(
+            name,
+            [
                 Benchmark(
                     id: "start-up", name: entryName, iterations: Iterations(full: 50, quick: 5),
                     note: "reads, validates and resolves \(flagsDirectory) for the development environment"
                 ) { count in
                     for _ in 0..<count { blackHole(try AppContext(configuration: configuration)) }
                 }
-            ]))
+            ])
     }
 }

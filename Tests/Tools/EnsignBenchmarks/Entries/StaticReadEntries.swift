@@ -4,62 +4,59 @@ import Ensign
 /// a `[String: Bool]` lookup of the same 28-byte key, the same behind a `Mutex`, an array slot.
 enum StaticReadEntries {
     static func group() -> BenchmarkGroup {
-        let fixture = Lazy { try StaticReadFixture() }
-        let iterations = Iterations(full: 2_000_000, quick: 200_000)
-        return BenchmarkGroup(
-            name: "static flag read",
-            kind: .timed([
-                ReferenceDictionaries.benchmark(iterations: iterations) { try fixture.value.reference },
-                Benchmark(
-                    id: "mutex", name: "Mutex<[String: Bool]> lookup", iterations: iterations, reference: "dictionary"
-                ) { count in try fixture.value.reference.lookUpLocked(count: count) },
-                Benchmark(id: "array slot", name: "[Bool] slot read", iterations: iterations, reference: "dictionary") {
-                    count in
-                    let fixture = try fixture.value
+        ReferenceDictionaries.group(
+            "static flag read", iterations: Iterations(full: 2_000_000, quick: 200_000),
+            fixture: try StaticReadFixture()
+        ) { entries in
+            [
+                entries.entry(id: "mutex", name: "Mutex<[String: Bool]> lookup") { fixture, count in
+                    fixture.reference.lookUpLocked(count: count)
+                },
+                entries.entry(id: "array slot", name: "[Bool] slot read") { fixture, count in
                     let (slots, slot) = (fixture.slots, fixture.slot)
                     for _ in 0..<count { blackHole(slots[slot &+ opaqueZero]) }
                 },
-                Benchmark(
-                    id: "typed key", name: "AppContext[FlagKey<Bool>]", iterations: iterations,
-                    reference: "dictionary", target: .ratio(atMost: 1.5, aim: 0.5, allocationsAtMost: 0),
+                entries.entry(
+                    id: "typed key", name: "AppContext[FlagKey<Bool>]",
+                    target: .ratio(atMost: 1.5, aim: 0.5, allocationsAtMost: 0),
                     note: "a context built from YAML with 100 flags; the key resolves to true in production"
-                ) { count in
-                    let fixture = try fixture.value
+                ) { fixture, count in
                     let (context, keys) = (fixture.context, fixture.typedKeys)
                     for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
                 },
-                Benchmark(
-                    id: "snapshot", name: "ContextSnapshot[FlagKey<Bool>]", iterations: iterations,
-                    reference: "dictionary",
-                    note: "the snapshot taken once, outside the loop; each read tells Observation through it"
-                ) { count in
-                    let fixture = try fixture.value
-                    let (snapshot, keys) = (fixture.context.snapshot, fixture.typedKeys)
-                    for _ in 0..<count { blackHole(snapshot[keys[opaqueZero]]) }
-                },
-                Benchmark(
-                    id: "untracked snapshot", name: "untrackedSnapshot[FlagKey<Bool>]", iterations: iterations,
-                    reference: "dictionary",
-                    note: "as the snapshot entry, without telling Observation of each read"
-                ) { count in
-                    let fixture = try fixture.value
-                    let (snapshot, keys) = (fixture.context.untrackedSnapshot, fixture.typedKeys)
-                    for _ in 0..<count { blackHole(snapshot[keys[opaqueZero]]) }
-                },
-                Benchmark(
-                    id: "empty loop", name: "empty loop (harness overhead)", iterations: iterations,
-                    reference: "dictionary", note: "included in every figure: the opaque index and the black hole"
-                ) { count in
-                    let fixture = try fixture.value
+                entries.entry(
+                    id: "snapshot", name: "ContextSnapshot[FlagKey<Bool>]",
+                    note: "the snapshot taken once, outside the loop; each read tells Observation through it",
+                    body: readingSnapshot { $0.snapshot }),
+                entries.entry(
+                    id: "untracked snapshot", name: "untrackedSnapshot[FlagKey<Bool>]",
+                    note: "as the snapshot entry, without telling Observation of each read",
+                    body: readingSnapshot { $0.untrackedSnapshot }),
+                entries.entry(
+                    id: "empty loop", name: "empty loop (harness overhead)",
+                    note: "included in every figure: the opaque index and the black hole"
+                ) { fixture, count in
                     let slots = fixture.slots
                     for _ in 0..<count { blackHole(slots.count &+ opaqueZero) }
                 },
-            ]))
+            ]
+        }
+    }
+
+    /// Reads of the typed key from the snapshot `take` takes once, outside the loop: the two
+    /// snapshot entries differ only in which snapshot that is.
+    private static func readingSnapshot(
+        _ take: @escaping (AppContext) -> ContextSnapshot
+    ) -> (StaticReadFixture, Int) -> Void {
+        { fixture, count in
+            let (snapshot, keys) = (take(fixture.context), fixture.typedKeys)
+            for _ in 0..<count { blackHole(snapshot[keys[opaqueZero]]) }
+        }
     }
 }
 
 /// One context and the same flags in plain collections.
-final class StaticReadFixture {
+final class StaticReadFixture: DictionaryReferenced {
     let context: AppContext
     let reference: ReferenceDictionaries
     let slots: [Bool]

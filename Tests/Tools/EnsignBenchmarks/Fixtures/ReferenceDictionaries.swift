@@ -21,6 +21,17 @@ final class ReferenceDictionaries {
         ) { count in try reference().lookUp(count: count) }
     }
 
+    /// A timed group: the reference entry, then the entries `entries` makes, each compared with
+    /// it. The fixture, which holds the reference, is built on first use.
+    static func group<Fixture: DictionaryReferenced>(
+        _ name: String, iterations: Iterations, fixture makeFixture: @autoclosure @escaping () throws -> Fixture,
+        entries: (DictionaryComparisons<Fixture>) -> [Benchmark]
+    ) -> BenchmarkGroup {
+        let comparisons = DictionaryComparisons(fixture: Lazy(makeFixture), iterations: iterations)
+        let reference = benchmark(iterations: iterations) { try comparisons.fixture.value.reference }
+        return .timed(name, [reference] + entries(comparisons))
+    }
+
     private let dictionaries: [[String: Bool]]
     private let lockedDictionaries: [LockedDictionary]
     /// One element: a copy of the key in its own storage, so lookups compare bytes, not pointers.
@@ -58,6 +69,29 @@ final class ReferenceDictionaries {
 
     private func share(of count: Int, instance: Int) -> Int {
         count / Self.instanceCount + (instance < count % Self.instanceCount ? 1 : 0)
+    }
+}
+
+/// A fixture whose group compares its entries with the reference dictionaries.
+protocol DictionaryReferenced: AnyObject {
+    var reference: ReferenceDictionaries { get }
+}
+
+/// Makes the entries of a group compared with the reference dictionaries: each runs the
+/// group's iterations, names the reference, and gets the fixture built.
+struct DictionaryComparisons<Fixture: DictionaryReferenced> {
+    let fixture: Lazy<Fixture>
+    let iterations: Iterations
+
+    /// An entry whose `body(fixture, n)` performs `n` operations.
+    func entry(
+        id: String, name: String, target: Target? = nil, note: String? = nil,
+        body: @escaping (_ fixture: Fixture, _ count: Int) throws -> Void
+    ) -> Benchmark {
+        let fixture = self.fixture
+        return Benchmark(
+            id: id, name: name, iterations: iterations, reference: "dictionary", target: target, note: note
+        ) { count in try body(fixture.value, count) }
     }
 }
 

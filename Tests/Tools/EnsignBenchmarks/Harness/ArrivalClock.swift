@@ -64,3 +64,23 @@ final class ObservedApp {
         token.cancel()
     }
 }
+
+/// The propagation entries' rounds: `toggles` toggles of one bool key each (a third as many
+/// rounds as the settings ask for), every toggle timed from just before `write` sends the new
+/// value until the observer of each app in `apps` has run.
+struct PropagationRounds {
+    let toggles: Int
+    let latencies: LatencyRounds
+
+    init(_ settings: RunSettings, apps: [ObservedApp], write: (_ value: Bool) throws -> Void) throws {
+        let toggles = settings.isQuick ? 30 : 120
+        var value = false
+        latencies = try LatencyRounds(rounds: settings.rounds / 3, events: toggles) {
+            value.toggle()  // every write is a change, so every write notifies
+            let sent = ContinuousClock.now
+            try write(value)
+            return try apps.map { try $0.arrivals.wait(since: sent, timeout: .seconds(5)) }
+        }
+        self.toggles = toggles
+    }
+}

@@ -58,6 +58,11 @@ struct BenchmarkGroup {
     var name: String
     var kind: Kind
 
+    /// A group of entries timed by the runner.
+    static func timed(_ name: String, _ benchmarks: [Benchmark]) -> BenchmarkGroup {
+        BenchmarkGroup(name: name, kind: .timed(benchmarks))
+    }
+
     /// The names a `--filter` is matched against: the group's and its entries'.
     var searchableNames: [String] {
         switch kind {
