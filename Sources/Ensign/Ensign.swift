@@ -12,12 +12,3 @@ import EnsignYAML
 /// print(location?.description ?? "no file")  // flags/environments/staging.yaml:2:27
 /// ```
 public typealias SourcePosition = EnsignYAML.SourcePosition
-
-/// Bounds on the files a context reads — size, nesting depth, alias expansion — so a hostile or
-/// broken file is refused with a clear error instead of exhausting memory.
-///
-/// ```swift
-/// var configuration = AppContextConfiguration(definitionsDirectory: "flags", environment: "production")
-/// configuration.limits.maximumFileSize = 1 << 20
-/// ```
-public typealias YAMLLimits = EnsignYAML.YAMLLimits

@@ -41,7 +41,7 @@ public struct UnconfiguredReadTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Records `read` as an issue, at the `@ContextValue` declaration when there is one.
-    @Sendable static func recordIssue(for read: UnconfiguredRead) {
+    @Sendable static func recordIssue(for read: AppContext.UnconfiguredRead) {
         let comment = Comment(rawValue: read.description)
         if let location = read.sourceLocation {
             Issue.record(comment, sourceLocation: location)
@@ -56,7 +56,7 @@ extension Trait where Self == UnconfiguredReadTrait {
     public static var failsOnUnconfiguredReads: Self { UnconfiguredReadTrait() }
 }
 
-extension UnconfiguredRead {
+extension AppContext.UnconfiguredRead {
     /// Where to attribute the issue: the `@ContextValue` declaration, when there is one.
     var sourceLocation: SourceLocation? {
         guard let declaration else { return nil }

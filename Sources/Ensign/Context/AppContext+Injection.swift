@@ -33,7 +33,7 @@ extension AppContext {
     /// trait, to turn a read that silently got a code default into a failed test.
     ///
     /// ```swift
-    /// let warn: @Sendable (UnconfiguredRead) -> Void = { read in print("warning: \(read)") }
+    /// let warn: @Sendable (AppContext.UnconfiguredRead) -> Void = { read in print("warning: \(read)") }
     /// AppContext.withUnconfiguredReadHandler(warn) {
     ///     BeneficiariesList().render()
     /// }
@@ -75,24 +75,26 @@ extension AppContext {
     }
 }
 
-/// A read of ``AppContext/unconfigured``: a key read where no context was injected, which
-/// therefore got its code default.
-public struct UnconfiguredRead: Sendable, Hashable, CustomStringConvertible {
-    /// The key read, as the code named it.
-    public var key: String
-    /// Where the ``ContextValue`` that read it was declared; `nil` for a direct read.
-    public var declaration: Declaration?
+extension AppContext {
+    /// A read of ``AppContext/unconfigured``: a key read where no context was injected, which
+    /// therefore got its code default.
+    public struct UnconfiguredRead: Sendable, Hashable, CustomStringConvertible {
+        /// The key read, as the code named it.
+        public var key: String
+        /// Where the ``ContextValue`` that read it was declared; `nil` for a direct read.
+        public var declaration: Declaration?
 
-    /// Says what was read, where, and how to inject a context.
-    public var description: String {
-        let reader = declaration.map { "@ContextValue declared at \($0.fileID):\($0.line) read" } ?? "read"
-        return "\(reader) '\(key)' from AppContext.unconfigured, so it has its code default. "
-            + "Inject a context: create the object that holds the property inside withAppContext(context) { … } "
-            + "(it keeps that context), or read through a context passed to it."
+        /// Says what was read, where, and how to inject a context.
+        public var description: String {
+            let reader = declaration.map { "@ContextValue declared at \($0.fileID):\($0.line) read" } ?? "read"
+            return "\(reader) '\(key)' from AppContext.unconfigured, so it has its code default. "
+                + "Inject a context: create the object that holds the property inside withAppContext(context) { … } "
+                + "(it keeps that context), or read through a context passed to it."
+        }
     }
 }
 
-extension UnconfiguredRead {
+extension AppContext.UnconfiguredRead {
     /// A place in the source: where a property wrapper was declared.
     public struct Declaration: Sendable, Hashable {
         /// The file as `Module/File.swift`.
@@ -174,9 +176,9 @@ public struct ContextValue<Value: FlagValueConvertible>: Sendable {
     public var wrappedValue: Value {
         let context = captured.isUnconfigured ? AppContext.current : captured
         guard context.isUnconfigured else { return read(context) }
-        let declaration = UnconfiguredRead.Declaration(
+        let declaration = AppContext.UnconfiguredRead.Declaration(
             fileID: fileID.description, filePath: filePath.description, line: Int(line), column: Int(column))
-        AppContext.reportUnconfiguredRead(UnconfiguredRead(key: key, declaration: declaration))
+        AppContext.reportUnconfiguredRead(AppContext.UnconfiguredRead(key: key, declaration: declaration))
         return defaultValue
     }
 }

@@ -29,9 +29,12 @@ public final class AppContext: Sendable {
     /// For a prefix scope: the prefix with its trailing dot (`payments.`).
     let keyPrefix: String?
     let scopedKeys: ScopedKeyTable?
+    /// The tree's switch: on while any hook is registered, and then reads run hooks.
+    @usableFromInline let hookSwitch: HookSwitch
 
     init(store: ContextStore, keyPrefix: String?) {
         self.store = store
+        self.hookSwitch = store.tree.hookSwitch
         self.keyPrefix = keyPrefix
         self.scopedKeys = keyPrefix.map { ScopedKeyTable(prefix: $0) }
     }
@@ -55,6 +58,7 @@ public final class AppContext: Sendable {
     /// layer has one, the key is not defined, or the value has another type.
     @inlinable
     public subscript<Value, Kind>(key: ContextKey<Value, Kind>) -> Value {
+        if _slowPath(hookSwitch.isOn) { return details(for: key).value }
         guard let value = resolvedValue(key.identity) else { return key.defaultValue }
         return Value(flagValue: value) ?? key.defaultValue
     }
@@ -105,12 +109,23 @@ public final class AppContext: Sendable {
     /// print(details.value, details.reason, details.source)  // 50 STATIC environment flags/environments/development.yaml:3:27
     /// ```
     public func details<Value, Kind>(for key: ContextKey<Value, Kind>) -> ResolutionDetails<Value> {
+        if hookSwitch.isOn { return details(for: key, hooks: [], hints: [:]) }
+        return resolvedDetails(for: key, evaluatedFor: nil)
+    }
+
+    /// A key's details without hooks: for this context's evaluation context, or for `merged`
+    /// (this context's with what `before` hooks returned laid over it).
+    func resolvedDetails<Value, Kind>(
+        for key: ContextKey<Value, Kind>, evaluatedFor merged: EvaluationContext?
+    ) -> ResolutionDetails<Value> {
         let name = fullName(key.name)
         store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
         let snapshot = store.snapshot()
+        let entry =
+            merged.map { snapshot.entry(forKeyNamed: name, evaluatedFor: $0) }
+            ?? entry(named: name, relativeName: key.name, in: snapshot)
         return ResolutionDetails(
-            key: name, entry: entry(named: name, relativeName: key.name, in: snapshot),
-            definition: snapshot.definition(forKeyNamed: name), defaultValue: key.defaultValue)
+            key: name, entry: entry, definition: snapshot.definition(forKeyNamed: name), defaultValue: key.defaultValue)
     }
 
     /// The entry for `name`; when it is not defined only because a scope put its prefix in
@@ -131,17 +146,30 @@ public final class AppContext: Sendable {
     /// The details of a key given by name (relative to this context's scope), without a Swift
     /// type: `value` is `null` when the code default applies. For tools such as the debug CLI.
     public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
+        if hookSwitch.isOn { return untypedDetailsThroughHooks(forKeyNamed: name) }
+        return untypedDetails(forKeyNamed: name, evaluatedFor: nil)
+    }
+
+    /// A key's details without a Swift type and without hooks (see ``resolvedDetails(for:evaluatedFor:)``).
+    func untypedDetails(forKeyNamed name: String, evaluatedFor merged: EvaluationContext?) -> ResolutionDetails<
+        JSONValue
+    > {
         let key = fullName(name)
         store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
         let snapshot = store.snapshot()
-        return ResolutionDetails(
-            key: key, entry: entry(named: key, relativeName: name, in: snapshot),
-            definition: snapshot.definition(forKeyNamed: key))
+        let entry =
+            merged.map { snapshot.entry(forKeyNamed: key, evaluatedFor: $0) }
+            ?? entry(named: key, relativeName: name, in: snapshot)
+        return ResolutionDetails(key: key, entry: entry, definition: snapshot.definition(forKeyNamed: key))
     }
 
     /// The resolved value of a key given by name (relative to this context's scope), or
     /// `nil` when the code default applies. For tools; app code uses typed keys.
     public func value(forKeyNamed name: String) -> JSONValue? {
+        if hookSwitch.isOn {
+            let details = untypedDetailsThroughHooks(forKeyNamed: name)
+            return details.errorCode == nil && details.value != .null ? details.value : nil
+        }
         let key = fullName(name)
         store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
         return store.snapshot().value(forKeyNamed: key)

@@ -1,3 +1,4 @@
+import EnsignYAML
 import Dispatch
 import EnsignSupport
 
@@ -44,7 +45,7 @@ public struct AppContextConfiguration: Sendable {
     /// The label of the root context in the change log.
     public var label: String
     /// The YAML limits for every file.
-    public var limits = YAMLLimits()
+    public var limits = Limits()
     /// How many transactions the change log keeps.
     public var changeLogCapacity = 256
     /// Observers that run longer than this are flagged as slow in the change log.
@@ -98,4 +99,15 @@ public struct AppContextLoadError: Error, Sendable, CustomStringConvertible {
         return "the configuration has \(errors.count) error\(errors.count == 1 ? "" : "s"):\n"
             + errors.map(\.description).joined(separator: "\n")
     }
+}
+
+extension AppContextConfiguration {
+    /// Bounds on the files a context reads — size, nesting depth, alias expansion — so a hostile
+    /// or broken file is refused with a clear error instead of exhausting memory.
+    ///
+    /// ```swift
+    /// var configuration = AppContextConfiguration(definitionsDirectory: "flags", environment: "production")
+    /// configuration.limits.maximumFileSize = 1 << 20
+    /// ```
+    public typealias Limits = EnsignYAML.YAMLLimits
 }

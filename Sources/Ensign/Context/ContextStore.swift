@@ -33,6 +33,8 @@ final class ContextStore: Sendable {
     /// (the compatibility test checks that a stopped provider makes none).
     let providerDeliveries = Atomic<Int>(0)
     private let diagnostics = LockedState<[Diagnostic]>([])
+    /// The hooks registered on this node, in the order they were added (``AppContext/addHook(_:)``).
+    let hooks = LockedState<[any EvaluationHook]>([])
 
     /// A root's current snapshot, read without a lock and published by commits under the
     /// tree's writer lock; empty in a child (the store branches on `parent`).
@@ -83,6 +85,8 @@ final class ContextStore: Sendable {
     }
 
     deinit {
+        let hookCount = hooks.withLock { $0.count }
+        if hookCount > 0 { tree.hookSwitch.registered.subtract(hookCount, ordering: .relaxed) }
         watcher.withLock { $0?.stop() }
         try? loader?.preferencesFile?.flush()
         try? loader?.overridesFile?.flush()

@@ -26,6 +26,8 @@ import EnsignSupport
 final class ContextTree: Sendable {
     let writer: LockedState<RootState>
     let delivery = DeliveryQueue()
+    /// Whether any store of the tree has hooks (``HookSwitch``).
+    let hookSwitch = HookSwitch()
     let changeLog: ChangeLog
     let settings: ContextSettings
 

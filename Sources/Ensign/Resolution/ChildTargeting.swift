@@ -64,16 +64,17 @@ extension ContextSnapshot {
         JSONValue
     > {
         let key = (scopedKeys?.prefix ?? "") + name
-        guard let slot = layout.slot(for: key) else {
-            return ResolutionDetails(key: key, entry: .notFound, definition: nil)
-        }
-        var entry = entry(at: slot)
+        return ResolutionDetails(
+            key: key, entry: entry(forKeyNamed: key, evaluatedFor: merged), definition: definition(forKeyNamed: key))
+    }
+
+    /// The entry of the full key `key` as ``details(forKeyNamed:evaluatedFor:)`` reads it.
+    func entry(forKeyNamed key: String, evaluatedFor merged: EvaluationContext) -> ResolvedEntry {
+        guard let slot = layout.slot(for: key) else { return .notFound }
+        let entry = entry(at: slot)
         // As a child's snapshot does: only entries from targeting or below are evaluated again;
         // a preference or an override decides whatever the rule says.
-        if layout.isTargetedSlot[slot], entry.layer <= .targeting {
-            entry = SnapshotResolver.resolveFromFiles(
-                layout.definitionBySlot[slot], inputs: inputs, evaluationContext: merged)
-        }
-        return ResolutionDetails(key: key, entry: entry, definition: layout.definitionBySlot[slot])
+        guard layout.isTargetedSlot[slot], entry.layer <= .targeting else { return entry }
+        return SnapshotResolver.resolveFromFiles(layout.definitionBySlot[slot], inputs: inputs, evaluationContext: merged)
     }
 }

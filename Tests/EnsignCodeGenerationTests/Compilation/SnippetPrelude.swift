@@ -42,6 +42,7 @@ enum SnippetPrelude {
                 @MainActor final class SampleBanner { var isHidden = false }
                 @MainActor let banner = SampleBanner()
                 """),
+        Piece(name: "AuditHook", declaration: "struct AuditHook: EvaluationHook {}"),
         Piece(name: "showPending", declaration: "func showPending() {}"),
         Piece(name: "render", declaration: "func render(showingPending: Bool) {}"),
         Piece(

@@ -108,8 +108,8 @@ struct InjectionTests {
 
     @Test("Every read of the unconfigured context goes to the task's handler, with the wrapper's declaration")
     func unconfiguredReadsReported() async throws {
-        let reads = Recorder<UnconfiguredRead>()
-        let record: @Sendable (UnconfiguredRead) -> Void = { reads.record($0) }
+        let reads = Recorder<AppContext.UnconfiguredRead>()
+        let record: @Sendable (AppContext.UnconfiguredRead) -> Void = { reads.record($0) }
         let screen = Screen()
         AppContext.withUnconfiguredReadHandler(record) {
             _ = AppContext.current[.pageSize]
@@ -129,8 +129,8 @@ struct InjectionTests {
     @Test("A configured read calls no unconfigured-read handler")
     func configuredReadsNotReported() throws {
         let context = try ContextFixtures.context()
-        let reads = Recorder<UnconfiguredRead>()
-        let record: @Sendable (UnconfiguredRead) -> Void = { reads.record($0) }
+        let reads = Recorder<AppContext.UnconfiguredRead>()
+        let record: @Sendable (AppContext.UnconfiguredRead) -> Void = { reads.record($0) }
         AppContext.withUnconfiguredReadHandler(record) {
             withAppContext(context) { _ = Screen().pageSize }
             _ = context[.pageSize]

@@ -1,0 +1,89 @@
+/// One evaluation through hooks, in the order and with the failure rules of OpenFeature's
+/// hooks (its specification's section 4): `before` in registration order, the rest reversed;
+/// a throwing `before` or `after` gives the code default with `GENERAL`; what `error` and
+/// `finally` throw is dropped.
+struct HookRun {
+    private let hooks: [any EvaluationHook]
+    private let hints: [String: JSONValue]
+    /// Each hook's context: its own ``HookContext/hookData`` for this evaluation.
+    private var contexts: [HookContext]
+
+    /// A run of `hooks` (in `before` order), each starting from `context`.
+    init(hooks: [any EvaluationHook], hints: [String: JSONValue], context: HookContext) {
+        self.hooks = hooks
+        self.hints = hints
+        self.contexts = Array(repeating: context, count: hooks.count)
+    }
+
+    /// Runs the stages around `resolve`, which evaluates the key for the evaluation context the
+    /// `before` stages returned (`nil` when none returned one), and returns what the read returns.
+    mutating func evaluate<Value>(
+        defaultValue: Value, resolve: (EvaluationContext?) -> ResolutionDetails<Value>
+    ) -> ResolutionDetails<Value> {
+        guard let first = contexts.first else { return resolve(nil) }
+        var merged = first.evaluationContext
+        var changed = false
+        for index in hooks.indices {
+            contexts[index].evaluationContext = merged
+            do {
+                if let returned = try hooks[index].before(&contexts[index], hints: hints) {
+                    merged = returned.merged(over: merged)
+                    changed = true
+                }
+            } catch {
+                return fail(defaultValue, stage: "before", hook: hooks[index], error: error)
+            }
+        }
+        for index in contexts.indices { contexts[index].evaluationContext = merged }
+        let details = resolve(changed ? merged : nil)
+        if let code = details.errorCode {
+            runErrorStage(HookContext.ResolutionFailure(code: code, message: details.errorMessage))
+            return finish(details)
+        }
+        let view = details.jsonView
+        for index in hooks.indices.reversed() {
+            do {
+                try hooks[index].after(&contexts[index], details: view, hints: hints)
+            } catch {
+                return fail(defaultValue, stage: "after", hook: hooks[index], error: error)
+            }
+        }
+        return finish(details)
+    }
+
+    /// The code default with `GENERAL`, after a stage threw: every hook's `error`, then `finally`.
+    private mutating func fail<Value>(
+        _ defaultValue: Value, stage: String, hook: any EvaluationHook, error: any Error
+    ) -> ResolutionDetails<Value> {
+        let key = contexts[0].flagKey
+        let details = ResolutionDetails(
+            key: key, value: defaultValue, variant: nil, reason: .error, errorCode: .general,
+            errorMessage: "the \(stage) stage of \(type(of: hook)) failed for '\(key)': \(error)", metadata: [:],
+            source: .codeDefault)
+        runErrorStage(error)
+        return finish(details)
+    }
+
+    private mutating func runErrorStage(_ error: any Error) {
+        for index in hooks.indices.reversed() {
+            _ = try? hooks[index].error(&contexts[index], error: error, hints: hints)
+        }
+    }
+
+    private mutating func finish<Value>(_ details: ResolutionDetails<Value>) -> ResolutionDetails<Value> {
+        let view = details.jsonView
+        for index in hooks.indices.reversed() {
+            _ = try? hooks[index].finally(&contexts[index], details: view, hints: hints)
+        }
+        return details
+    }
+}
+
+extension ResolutionDetails {
+    /// The details with the value as JSON, as hooks see them.
+    var jsonView: ResolutionDetails<JSONValue> {
+        ResolutionDetails<JSONValue>(
+            key: key, value: value.flagValue, variant: variant, reason: reason, errorCode: errorCode,
+            errorMessage: errorMessage, metadata: metadata, source: source)
+    }
+}
