@@ -1,6 +1,6 @@
-import EnsignYAML
 import Dispatch
 import EnsignSupport
+import EnsignYAML
 
 #if canImport(Glibc)
     import Glibc

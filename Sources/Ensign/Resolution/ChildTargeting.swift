@@ -75,6 +75,7 @@ extension ContextSnapshot {
         // As a child's snapshot does: only entries from targeting or below are evaluated again;
         // a preference or an override decides whatever the rule says.
         guard layout.isTargetedSlot[slot], entry.layer <= .targeting else { return entry }
-        return SnapshotResolver.resolveFromFiles(layout.definitionBySlot[slot], inputs: inputs, evaluationContext: merged)
+        return SnapshotResolver.resolveFromFiles(
+            layout.definitionBySlot[slot], inputs: inputs, evaluationContext: merged)
     }
 }
