@@ -74,6 +74,24 @@ extension JSONValue: FlagValueConvertible {
     public var flagValue: JSONValue { self }
 }
 
+/// An object flag read as its members: only an `.object` converts, so a flag of another type
+/// reads as a `TYPE_MISMATCH` (a ``JSONValue`` key takes any value).
+///
+/// ```swift
+/// let theme = context[FlagKey("app.theme", default: ["accent": "blue"] as [String: JSONValue])]
+/// ```
+extension Dictionary: FlagValueConvertible where Key == String, Value == JSONValue {
+    /// `object`.
+    public static var flagType: FlagType { .object }
+    /// Reads an `.object`.
+    public init?(flagValue: JSONValue) {
+        guard case .object(let members) = flagValue else { return nil }
+        self = members
+    }
+    /// `.object(self)`.
+    public var flagValue: JSONValue { .object(self) }
+}
+
 extension FlagValueConvertible where Self: RawRepresentable, RawValue == String {
     /// `string`: the enum is stored as its raw value.
     public static var flagType: FlagType { .string }

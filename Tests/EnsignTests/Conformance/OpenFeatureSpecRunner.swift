@@ -283,7 +283,8 @@ struct OpenFeatureSpecRunner {
         case "string": return read(String.self, flag, from: context, hooks: hooks)
         case "integer": return read(Int.self, flag, from: context, hooks: hooks)
         case "float": return read(Double.self, flag, from: context, hooks: hooks)
-        case "object": return read(JSONValue.self, flag, from: context, hooks: hooks)
+        // OpenFeature's structure: an object, so another type is a TYPE_MISMATCH.
+        case "object": return read([String: JSONValue].self, flag, from: context, hooks: hooks)
         default: return nil
         }
     }

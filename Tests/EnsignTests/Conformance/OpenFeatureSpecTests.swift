@@ -21,17 +21,6 @@ struct OpenFeatureSpecTests {
         runner.run()
     }
 
-    @Test(
-        "Each DIFFERS case still fails (when Ensign conforms, its entry must go)", .enabled(if: available, skipReason),
-        arguments: OpenFeatureSpecSuite.cases.filter {
-            OpenFeatureSpecSuite.exclusion(for: $0)?.reason.hasPrefix("DIFFERS:") == true
-        })
-    func knownDifference(_ specCase: OpenFeatureSpecSuite.SpecCase) throws {
-        var runner = try OpenFeatureSpecRunner(specCase)
-        let reason = OpenFeatureSpecSuite.exclusion(for: specCase)?.reason ?? ""
-        withKnownIssue(Comment(rawValue: reason)) { runner.run() }
-    }
-
     @Test("Each suite file gives the expected number of cases", .enabled(if: available, skipReason))
     func caseCounts() {
         for (file, expected) in OpenFeatureSpecSuite.expectedCaseCounts {
