@@ -110,28 +110,28 @@ public final class AppContext: Sendable {
     /// ```
     public func details<Value, Kind>(for key: ContextKey<Value, Kind>) -> ResolutionDetails<Value> {
         if hookSwitch.isOn { return details(for: key, hooks: [], hints: [:]) }
-        return resolvedDetails(for: key, evaluatedFor: nil)
+        return resolvedDetails(for: key, in: store.snapshot(), evaluatedFor: nil)
     }
 
-    /// A key's details without hooks: for this context's evaluation context, or for `merged`
-    /// (this context's with what `before` hooks returned laid over it).
+    /// A key's details in `snapshot` without hooks: for this context's evaluation context, or
+    /// for `merged` (this context's with what `before` hooks returned laid over it).
     func resolvedDetails<Value, Kind>(
-        for key: ContextKey<Value, Kind>, evaluatedFor merged: EvaluationContext?
+        for key: ContextKey<Value, Kind>, in snapshot: ContextSnapshot, evaluatedFor merged: EvaluationContext?
     ) -> ResolutionDetails<Value> {
         let name = fullName(key.name)
         store.registrar.access(self, keyPath: resolvedIdentity(key.identity).observationKeyPath)
-        let snapshot = store.snapshot()
-        let entry =
-            merged.map { snapshot.entry(forKeyNamed: name, evaluatedFor: $0) }
-            ?? entry(named: name, relativeName: key.name, in: snapshot)
         return ResolutionDetails(
-            key: name, entry: entry, definition: snapshot.definition(forKeyNamed: name), defaultValue: key.defaultValue)
+            key: name, entry: entry(named: name, relativeName: key.name, in: snapshot, evaluatedFor: merged),
+            definition: snapshot.definition(forKeyNamed: name), defaultValue: key.defaultValue)
     }
 
-    /// The entry for `name`; when it is not defined only because a scope put its prefix in
-    /// front of a key that already had it, the error says so.
-    private func entry(named name: String, relativeName: String, in snapshot: ContextSnapshot) -> ResolvedEntry {
-        var entry = snapshot.entry(named: name)
+    /// The entry for `name`, evaluated for `merged` when it is given; when it is not defined
+    /// only because a scope put its prefix in front of a key that already had it, the error says so.
+    private func entry(
+        named name: String, relativeName: String, in snapshot: ContextSnapshot, evaluatedFor merged: EvaluationContext?
+    ) -> ResolvedEntry {
+        var entry =
+            merged.map { snapshot.entry(forKeyNamed: name, evaluatedFor: $0) } ?? snapshot.entry(named: name)
         guard entry.errorCode == .flagNotFound, let keyPrefix, snapshot.definition(forKeyNamed: relativeName) != nil
         else { return entry }
         let remedy =
@@ -147,20 +147,19 @@ public final class AppContext: Sendable {
     /// type: `value` is `null` when the code default applies. For tools such as the debug CLI.
     public func details(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
         if hookSwitch.isOn { return untypedDetailsThroughHooks(forKeyNamed: name) }
-        return untypedDetails(forKeyNamed: name, evaluatedFor: nil)
+        return untypedDetails(forKeyNamed: name, in: store.snapshot(), evaluatedFor: nil)
     }
 
-    /// A key's details without a Swift type and without hooks (see ``resolvedDetails(for:evaluatedFor:)``).
-    func untypedDetails(forKeyNamed name: String, evaluatedFor merged: EvaluationContext?) -> ResolutionDetails<
-        JSONValue
-    > {
+    /// A key's details in `snapshot` without a Swift type and without hooks (see
+    /// ``resolvedDetails(for:in:evaluatedFor:)``).
+    func untypedDetails(
+        forKeyNamed name: String, in snapshot: ContextSnapshot, evaluatedFor merged: EvaluationContext?
+    ) -> ResolutionDetails<JSONValue> {
         let key = fullName(name)
         store.trackAccess(self, keyPath: \AppContext.[observedKey: key])
-        let snapshot = store.snapshot()
-        let entry =
-            merged.map { snapshot.entry(forKeyNamed: key, evaluatedFor: $0) }
-            ?? entry(named: key, relativeName: name, in: snapshot)
-        return ResolutionDetails(key: key, entry: entry, definition: snapshot.definition(forKeyNamed: key))
+        return ResolutionDetails(
+            key: key, entry: entry(named: key, relativeName: name, in: snapshot, evaluatedFor: merged),
+            definition: snapshot.definition(forKeyNamed: key))
     }
 
     /// The resolved value of a key given by name (relative to this context's scope), or

@@ -7,17 +7,19 @@ extension AppContext {
     /// child's down to the context read through. With no hook registered anywhere in the tree a
     /// read checks one flag and runs none of this.
     public func addHook(_ hook: some EvaluationHook) {
-        store.hooks.withLock { $0.append(hook) }
-        store.tree.hookSwitch.registered.add(1, ordering: .relaxed)
+        // The count changes under the same lock as the list, so the two always agree.
+        store.hooks.withLock { hooks in
+            hooks.append(hook)
+            store.tree.hookSwitch.registered.add(1, ordering: .relaxed)
+        }
     }
 
     /// Removes the hooks registered on this context (not its parent's, nor its children's).
     public func removeAllHooks() {
-        let removed = store.hooks.withLock { hooks in
-            defer { hooks = [] }
-            return hooks.count
+        store.hooks.withLock { hooks in
+            store.tree.hookSwitch.registered.subtract(hooks.count, ordering: .relaxed)
+            hooks = []
         }
-        store.tree.hookSwitch.registered.subtract(removed, ordering: .relaxed)
     }
 
     /// The details of a key's value, evaluated with `hooks` run for this call after the
@@ -29,24 +31,32 @@ extension AppContext {
     public func details<Value, Kind>(
         for key: ContextKey<Value, Kind>, hooks: [any EvaluationHook], hints: [String: JSONValue] = [:]
     ) -> ResolutionDetails<Value> {
-        let name = fullName(key.name)
+        // One snapshot for the hooks' context and the evaluation, so that both see one state.
+        let snapshot = store.snapshot()
+        let hooks = registeredHooks() + hooks
+        // A hook elsewhere in the tree turns the switch on; this path may still have none.
+        guard !hooks.isEmpty else { return resolvedDetails(for: key, in: snapshot, evaluatedFor: nil) }
         var run = HookRun(
-            hooks: registeredHooks() + hooks, hints: hints,
-            context: hookContext(key: name, type: Value.flagType, defaultValue: key.defaultValue.flagValue))
+            hooks: hooks, hints: hints,
+            context: hookContext(
+                key: fullName(key.name), type: Value.flagType, defaultValue: key.defaultValue.flagValue, in: snapshot))
         return run.evaluate(defaultValue: key.defaultValue) { merged in
-            resolvedDetails(for: key, evaluatedFor: merged)
+            resolvedDetails(for: key, in: snapshot, evaluatedFor: merged)
         }
     }
 
     /// ``details(forKeyNamed:)`` through the registered hooks: the type is the definition's,
     /// and the default `null`.
     func untypedDetailsThroughHooks(forKeyNamed name: String) -> ResolutionDetails<JSONValue> {
+        let snapshot = store.snapshot()
+        let hooks = registeredHooks()
+        guard !hooks.isEmpty else { return untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: nil) }
         let key = fullName(name)
-        let type = store.snapshot().definition(forKeyNamed: key)?.type ?? .object
+        let type = snapshot.definition(forKeyNamed: key)?.type ?? .object
         var run = HookRun(
-            hooks: registeredHooks(), hints: [:], context: hookContext(key: key, type: type, defaultValue: .null))
+            hooks: hooks, hints: [:], context: hookContext(key: key, type: type, defaultValue: .null, in: snapshot))
         return run.evaluate(defaultValue: JSONValue.null) { merged in
-            untypedDetails(forKeyNamed: name, evaluatedFor: merged)
+            untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: merged)
         }
     }
 
@@ -61,9 +71,11 @@ extension AppContext {
         return levels.reversed().flatMap { $0 }
     }
 
-    private func hookContext(key: String, type: FlagType, defaultValue: JSONValue) -> HookContext {
+    private func hookContext(
+        key: String, type: FlagType, defaultValue: JSONValue, in snapshot: ContextSnapshot
+    ) -> HookContext {
         HookContext(
-            flagKey: key, valueType: type, defaultValue: defaultValue, evaluationContext: evaluationContext,
+            flagKey: key, valueType: type, defaultValue: defaultValue, evaluationContext: snapshot.evaluationContext,
             clientName: label)
     }
 }

@@ -64,13 +64,20 @@ extension ContextSnapshot {
         JSONValue
     > {
         let key = (scopedKeys?.prefix ?? "") + name
+        guard let slot = layout.slot(for: key) else {
+            return ResolutionDetails(key: key, entry: .notFound, definition: nil)
+        }
         return ResolutionDetails(
-            key: key, entry: entry(forKeyNamed: key, evaluatedFor: merged), definition: definition(forKeyNamed: key))
+            key: key, entry: entry(at: slot, evaluatedFor: merged), definition: layout.definitionBySlot[slot])
     }
 
     /// The entry of the full key `key` as ``details(forKeyNamed:evaluatedFor:)`` reads it.
     func entry(forKeyNamed key: String, evaluatedFor merged: EvaluationContext) -> ResolvedEntry {
         guard let slot = layout.slot(for: key) else { return .notFound }
+        return entry(at: slot, evaluatedFor: merged)
+    }
+
+    private func entry(at slot: Int, evaluatedFor merged: EvaluationContext) -> ResolvedEntry {
         let entry = entry(at: slot)
         // As a child's snapshot does: only entries from targeting or below are evaluated again;
         // a preference or an override decides whatever the rule says.
