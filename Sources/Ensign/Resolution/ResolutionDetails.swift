@@ -5,7 +5,7 @@
 /// let details = context.details(for: .pageSize)
 /// print(details.value, details.reason, details.source)  // 50 STATIC environment flags/environments/development.yaml:3:27
 /// ```
-public struct ResolutionDetails<Value: FlagValueConvertible>: Sendable {
+public struct ResolutionDetails<Value: FlagValueConvertible>: Sendable, Equatable {
     /// The full key.
     public var key: String
     /// The value the code sees.

@@ -61,7 +61,7 @@ struct FlagdScenarioRunner {
         var details: ResolutionDetails<JSONValue>?
         var typedValue: JSONValue?
         for step in scenario.steps {
-            let quoted = Self.quotedValues(step.text)
+            let quoted = GherkinFeature.quotedValues(step.text)
             switch true {
             case step.text == "an evaluator":
                 continue
@@ -135,19 +135,10 @@ struct FlagdScenarioRunner {
         }
     }
 
+    /// The suite's value for `text`: a Boolean's empty cell is `false`, and text that is not
+    /// of its type stays text (so that a mismatch shows in the failure).
     static func value(_ text: String, ofType type: String) -> JSONValue {
-        switch type {
-        case "Boolean": return .bool(text == "true")
-        case "Integer": return Int(text).map(JSONValue.int) ?? .string(text)
-        case "Float": return Double(text).map(JSONValue.double) ?? .string(text)
-        case "Object": return (try? JSONValue(jsonText: text)) ?? .string(text)
-        default: return .string(text)
-        }
-    }
-
-    /// The double-quoted values of a step, in order.
-    static func quotedValues(_ text: String) -> [String] {
-        text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
-            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        if type == "Boolean" { return .bool(text == "true") }
+        return GherkinFeature.value(text, ofType: type) ?? .string(text)
     }
 }

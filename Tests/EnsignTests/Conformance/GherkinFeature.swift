@@ -1,3 +1,5 @@
+import Ensign
+import EnsignJSON
 import Foundation
 
 /// A small reader for the Gherkin the flagd testbed uses: Feature, Background, Scenario,
@@ -91,6 +93,25 @@ struct GherkinFeature {
             }
         }
         flushScenario()
+    }
+
+    /// The double-quoted values of a step, in order.
+    static func quotedValues(_ text: String) -> [String] {
+        text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// `text` as a value of a suite type (Boolean, Integer, Float, String, Object, in any case);
+    /// `nil` when it is not one.
+    static func value(_ text: String, ofType type: String) -> JSONValue? {
+        switch type.lowercased() {
+        case "boolean": return ["true": true, "false": false][text].map(JSONValue.bool)
+        case "integer": return Int(text).map(JSONValue.int)
+        case "float": return Double(text).map(JSONValue.double)
+        case "string": return .string(text)
+        case "object": return try? JSONValue(jsonText: text)
+        default: return nil
+        }
     }
 
     private static func fill(_ text: String, _ values: [String: String]) -> String {

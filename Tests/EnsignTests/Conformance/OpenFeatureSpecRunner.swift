@@ -33,25 +33,6 @@ struct OpenFeatureSpecRunner {
         case beforeHooks = "Before Hooks"
     }
 
-    /// What a read returned, with the value as JSON whatever the type read.
-    struct Observed: Equatable {
-        var key: String
-        var value: JSONValue
-        var variant: String?
-        var reason: ResolutionReason
-        var errorCode: ResolutionErrorCode?
-        var metadata: [String: JSONValue]
-
-        init<Value>(_ details: ResolutionDetails<Value>) {
-            key = details.key
-            value = details.value.flagValue
-            variant = details.variant
-            reason = details.reason
-            errorCode = details.errorCode
-            metadata = details.metadata
-        }
-    }
-
     struct StageDetails: Sendable {
         var stage: String
         var details: ResolutionDetails<JSONValue>
@@ -71,7 +52,7 @@ struct OpenFeatureSpecRunner {
     private var original: EvaluationContext?
 
     // What the evaluations gave.
-    private var details: Observed?
+    private var details: ResolutionDetails<JSONValue>?
     private var invocationContext: EvaluationContext?
     private let stages = Recorder<String>()
     private let stageDetails = Recorder<StageDetails>()
@@ -93,7 +74,7 @@ struct OpenFeatureSpecRunner {
 
     private mutating func perform(_ step: GherkinFeature.Step) {
         let text = step.text
-        let quoted = FlagdScenarioRunner.quotedValues(text)
+        let quoted = GherkinFeature.quotedValues(text)
         switch true {
         case text == "a stable provider":
             return
@@ -103,7 +84,8 @@ struct OpenFeatureSpecRunner {
             clientHasHook = true
         case text.contains("-flag with key \"") && text.contains("\" and a fallback value \""):
             let type = String(text.dropFirst(2).prefix { $0 != "-" })
-            guard let fallback = Self.value(Self.quotedTail(of: text, after: "a fallback value "), ofType: type) else {
+            let fallbackText = Self.quotedTail(of: text, after: "a fallback value ")
+            guard let fallback = GherkinFeature.value(fallbackText, ofType: type) else {
                 Issue.record("\(specCase): fallback of '\(text)' is not a \(type)")
                 return
             }
@@ -111,7 +93,7 @@ struct OpenFeatureSpecRunner {
         case text.hasPrefix("a context containing a key \"") && text.hasSuffix("\" with null value"):
             levels[.invocation, default: [:]][quoted[0]] = .null
         case text.hasPrefix("a context containing a key \""):
-            guard let value = Self.value(quoted[2], ofType: quoted[1]) else {
+            guard let value = GherkinFeature.value(quoted[2], ofType: quoted[1]) else {
                 Issue.record("\(specCase): '\(quoted[2])' is not a \(quoted[1])")
                 return
             }
@@ -168,7 +150,7 @@ struct OpenFeatureSpecRunner {
         case text.hasPrefix("the resolved details value should be \""):
             // The expected value may itself contain quotes (an object's JSON), escaped in a step.
             let expected = Self.quotedTail(of: text, after: "should be ").replacingAll("\\\"", with: "\"")
-            let value = Self.value(expected, ofType: flag?.type ?? "")
+            let value = GherkinFeature.value(expected, ofType: flag?.type ?? "")
             #expect(value != nil, "\(specCase): '\(expected)' is a \(flag?.type ?? "?")")
             #expect(details?.value == value, "\(specCase): value of '\(key)'")
         case text.hasPrefix("the reason should be \""):
@@ -186,7 +168,7 @@ struct OpenFeatureSpecRunner {
             for row in step.table.dropFirst() {
                 #expect(row.count == 3, "\(specCase): metadata row \(row)")
                 guard row.count == 3 else { continue }
-                let expected = Self.value(row[2], ofType: row[1])
+                let expected = GherkinFeature.value(row[2], ofType: row[1])
                 #expect(expected != nil, "\(specCase): '\(row[2])' is a \(row[1])")
                 #expect(details?.metadata[row[0]] == expected, "\(specCase): metadata '\(row[0])' of '\(key)'")
             }
@@ -237,7 +219,7 @@ struct OpenFeatureSpecRunner {
             let context = Comment(rawValue: "\(specCase): \(name) given to \(stage)")
             switch name {
             case "flag_key": #expect(details.key == text, context)
-            case "value": #expect(details.value == Self.value(text, ofType: type), context)
+            case "value": #expect(details.value == GherkinFeature.value(text, ofType: type), context)
             case "variant": #expect(details.variant == Self.nullable(text), context)
             case "reason": #expect(details.reason.rawValue == text, context)
             case "error_code": #expect(details.errorCode?.rawValue == Self.nullable(text), context)
@@ -264,7 +246,7 @@ struct OpenFeatureSpecRunner {
         if levels[.beforeHooks] != nil { hooks.append(ContextReturningHook(context: evaluationContext(.beforeHooks))) }
         let clientHook = clientHasHook ? StageRecordingHook(stages: stages, details: stageDetails) : nil
         let (client, invocation) = (evaluationContext(.client), evaluationContext(.invocation))
-        let result = withAppContext(transaction) { () -> (Observed?, EvaluationContext) in
+        let result = withAppContext(transaction) { () -> (ResolutionDetails<JSONValue>?, EvaluationContext) in
             let client = AppContext.current.makeChild(label: "client", evaluationContext: client)
             if let clientHook { client.addHook(clientHook) }
             let call = client.makeChild(label: "invocation", evaluationContext: invocation)
@@ -277,7 +259,7 @@ struct OpenFeatureSpecRunner {
     private static func read(
         _ flag: (type: String, key: String, fallback: JSONValue), from context: AppContext,
         hooks: [any EvaluationHook]
-    ) -> Observed? {
+    ) -> ResolutionDetails<JSONValue>? {
         switch flag.type.lowercased() {
         case "boolean": return read(Bool.self, flag, from: context, hooks: hooks)
         case "string": return read(String.self, flag, from: context, hooks: hooks)
@@ -292,26 +274,13 @@ struct OpenFeatureSpecRunner {
     private static func read<Value: FlagValueConvertible>(
         _: Value.Type, _ flag: (type: String, key: String, fallback: JSONValue), from context: AppContext,
         hooks: [any EvaluationHook]
-    ) -> Observed? {
+    ) -> ResolutionDetails<JSONValue>? {
         guard let fallback = Value(flagValue: flag.fallback) else { return nil }
         let key = FlagKey(flag.key, default: fallback)
-        return Observed(hooks.isEmpty ? context.details(for: key) : context.details(for: key, hooks: hooks))
+        return (hooks.isEmpty ? context.details(for: key) : context.details(for: key, hooks: hooks)).jsonView
     }
 
     // MARK: Values
-
-    /// `text` as a value of a suite type (Boolean, Integer, Float, String, Object, in any case);
-    /// `nil` when it is not one.
-    static func value(_ text: String, ofType type: String) -> JSONValue? {
-        switch type.lowercased() {
-        case "boolean": return ["true": true, "false": false][text].map(JSONValue.bool)
-        case "integer": return Int(text).map(JSONValue.int)
-        case "float": return Double(text).map(JSONValue.double)
-        case "string": return .string(text)
-        case "object": return try? JSONValue(jsonText: text)
-        default: return nil
-        }
-    }
 
     /// `null` in a step means no value.
     static func nullable(_ text: String) -> String? { text == "null" ? nil : text }

@@ -1,6 +1,9 @@
-import Ensign
+import Dispatch
 import EnsignTestSupport
+import Synchronization
 import Testing
+
+@testable import Ensign
 
 /// A hook that writes each stage it runs as `name.stage` and can be told to throw in one.
 private struct TracingHook: EvaluationHook {
@@ -217,5 +220,56 @@ struct EvaluationHookTests {
         context.removeAllHooks()
         _ = context[.newFlow]
         #expect(trace.count == 6)
+    }
+
+    @Test("Hooks added and removed while other threads read: every before has its finally, values stay right")
+    func registrationRacesReads() throws {
+        let context = try ContextFixtures.context(environment: "development")
+        let child = context.makeChild(label: "request")
+        let stages = PairCountingHook()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                for round in 0..<500 {
+                    (round % 2 == 0 ? context : child).addHook(stages)
+                    if round % 3 == 2 {
+                        context.removeAllHooks()
+                        child.removeAllHooks()
+                    }
+                }
+                context.removeAllHooks()
+                child.removeAllHooks()
+            } else {
+                for _ in 0..<5_000 {
+                    // The hook changes nothing, so every read gives the plain value.
+                    #expect(child[.showPendingList] == true)
+                    #expect(context.details(for: .undefinedFlag).errorCode == .flagNotFound)
+                }
+            }
+        }
+        // How many reads met a hook depends on the interleaving; that each paired up does not.
+        #expect(stages.befores.load(ordering: .relaxed) == stages.finallys.load(ordering: .relaxed))
+        #expect(!context.hookSwitch.isOn, "every registration was counted back down")
+        let ran = stages.befores.load(ordering: .relaxed)
+        _ = child[.showPendingList]
+        #expect(stages.befores.load(ordering: .relaxed) == ran)
+        child.addHook(stages)
+        _ = child[.showPendingList]
+        #expect(stages.befores.load(ordering: .relaxed) == ran + 1)
+        #expect(stages.finallys.load(ordering: .relaxed) == ran + 1)
+    }
+}
+
+/// Counts `before` and `finally` stages, from any thread.
+private final class PairCountingHook: EvaluationHook {
+    let befores = Atomic<Int>(0)
+    let finallys = Atomic<Int>(0)
+
+    func before(_ context: inout HookContext, hints: [String: JSONValue]) throws -> EvaluationContext? {
+        befores.add(1, ordering: .relaxed)
+        return nil
+    }
+
+    func finally(_ context: inout HookContext, details: ResolutionDetails<JSONValue>, hints: [String: JSONValue]) {
+        finallys.add(1, ordering: .relaxed)
     }
 }
