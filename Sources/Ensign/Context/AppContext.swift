@@ -58,7 +58,10 @@ public final class AppContext: Sendable {
     /// layer has one, the key is not defined, or the value has another type.
     @inlinable
     public subscript<Value, Kind>(key: ContextKey<Value, Kind>) -> Value {
-        if _slowPath(hookSwitch.isOn) { return details(for: key).value }
+        if _slowPath(hookSwitch.isOn) {
+            guard let exposed = alreadyExposedValue(key.identity) else { return details(for: key).value }
+            return exposed.flatMap(Value.init(flagValue:)) ?? key.defaultValue
+        }
         guard let value = resolvedValue(key.identity) else { return key.defaultValue }
         return Value(flagValue: value) ?? key.defaultValue
     }

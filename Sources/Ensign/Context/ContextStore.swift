@@ -85,8 +85,7 @@ final class ContextStore: Sendable {
     }
 
     deinit {
-        let hookCount = hooks.withLock { $0.count }
-        if hookCount > 0 { tree.hookSwitch.registered.subtract(hookCount, ordering: .relaxed) }
+        tree.hookSwitch.count(hooks.withLock { $0 }, sign: -1)
         watcher.withLock { $0?.stop() }
         try? loader?.preferencesFile?.flush()
         try? loader?.overridesFile?.flush()

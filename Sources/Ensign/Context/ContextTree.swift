@@ -28,6 +28,8 @@ final class ContextTree: Sendable {
     let delivery = DeliveryQueue()
     /// Whether any store of the tree has hooks (``HookSwitch``).
     let hookSwitch = HookSwitch()
+    /// The results exposure hooks have seen (``ExposureLog``).
+    let exposures = ExposureLog()
     let changeLog: ChangeLog
     let settings: ContextSettings
 

@@ -8,16 +8,19 @@ extension AppContext {
     /// read checks one flag and runs none of this.
     public func addHook(_ hook: some EvaluationHook) {
         // The count changes under the same lock as the list, so the two always agree.
+        if hook.runsForExposuresOnly {
+            store.tree.exposures.prepare(slotCount: store.withSnapshot { $0.layout.count })
+        }
         store.hooks.withLock { hooks in
             hooks.append(hook)
-            store.tree.hookSwitch.registered.add(1, ordering: .relaxed)
+            store.tree.hookSwitch.count([hook], sign: 1)
         }
     }
 
     /// Removes the hooks registered on this context (not its parent's, nor its children's).
     public func removeAllHooks() {
         store.hooks.withLock { hooks in
-            store.tree.hookSwitch.registered.subtract(hooks.count, ordering: .relaxed)
+            store.tree.hookSwitch.count(hooks, sign: -1)
             hooks = []
         }
     }
@@ -40,9 +43,53 @@ extension AppContext {
             hooks: hooks, hints: hints,
             context: hookContext(
                 key: fullName(key.name), type: Value.flagType, defaultValue: key.defaultValue.flagValue, in: snapshot))
-        return run.evaluate(defaultValue: key.defaultValue) { merged in
-            resolvedDetails(for: key, in: snapshot, evaluatedFor: merged)
+        return run.evaluate(
+            defaultValue: key.defaultValue,
+            resolve: { merged in resolvedDetails(for: key, in: snapshot, evaluatedFor: merged) },
+            isExposure: { details, context in
+                recordExposure(of: details, for: context, in: snapshot, identity: key.identity)
+            })
+    }
+
+    /// For a typed read while hooks are registered (the subscripts' slow path): when every hook
+    /// is an exposure hook and this snapshot's result for the key is already exposed, the
+    /// value, with no hook run (`.some(nil)`: the code default); `.none` otherwise. The check
+    /// is one atomic load beside a read without hooks, and not generic, so that it costs no
+    /// type metadata at run time.
+    @usableFromInline
+    func alreadyExposedValue(_ identity: KeyIdentity) -> JSONValue?? {
+        guard hookSwitch.hasOnlyExposureHooks else { return .none }
+        if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
+        let exposures = store.tree.exposures
+        // A branch rather than a mapped identity, so an unscoped read takes no extra reference.
+        let identity = scopedKeys.map { $0.identity(for: identity) } ?? identity
+        let value: JSONValue?? = store.withSnapshot { snapshot in
+            guard snapshot.givesRootValues, let slot = identity.slot(in: snapshot.layout),
+                exposures.isConfirmed(slot: slot, generation: snapshot.generation)
+            else { return .none }
+            return .some(snapshot.rootValue(at: slot))
         }
+        if value != nil { store.trackAccess(self, keyPath: identity.observationKeyPath) }
+        return value
+    }
+
+    /// Records the result `details` as an exposure for `context`; returns whether it is new.
+    /// A result from a snapshot that gives the root's values, evaluated for its own context,
+    /// also confirms the key's slot, so the next read of it in that snapshot skips the set.
+    private func recordExposure<Value>(
+        of details: ResolutionDetails<Value>, for context: EvaluationContext, in snapshot: ContextSnapshot,
+        identity: KeyIdentity?
+    ) -> Bool {
+        let exposure = ExposureLog.Exposure(
+            key: details.key, variant: details.variant, value: details.value.flagValue,
+            targetingKey: context.targetingKey)
+        var slot: Int?
+        if let identity, snapshot.givesRootValues, store.tree.hookSwitch.hasOnlyExposureHooks,
+            context == snapshot.evaluationContext
+        {
+            slot = resolvedIdentity(identity).slot(in: snapshot.layout)
+        }
+        return store.tree.exposures.record(exposure, slot: slot, generation: snapshot.generation)
     }
 
     /// ``details(forKeyNamed:)`` through the registered hooks: the type is the definition's,
@@ -55,13 +102,19 @@ extension AppContext {
         let type = snapshot.definition(forKeyNamed: key)?.type ?? .object
         var run = HookRun(
             hooks: hooks, hints: [:], context: hookContext(key: key, type: type, defaultValue: .null, in: snapshot))
-        return run.evaluate(defaultValue: JSONValue.null) { merged in
-            untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: merged)
-        }
+        return run.evaluate(
+            defaultValue: JSONValue.null,
+            resolve: { merged in untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: merged) },
+            isExposure: { details, context in
+                recordExposure(of: details, for: context, in: snapshot, identity: nil)
+            })
     }
 
     /// The hooks of this context's store and its ancestors, the root's first.
-    private func registeredHooks() -> [any EvaluationHook] {
+    func registeredHooks() -> [any EvaluationHook] {
+        // A root's list as it is: no arrays made for the common case.
+        guard let parent = store.parent else { return store.hooks.withLock { $0 } }
+        if parent.parent == nil, store.hooks.withLock(\.isEmpty) { return parent.hooks.withLock { $0 } }
         var levels: [[any EvaluationHook]] = []
         var node: ContextStore? = store
         while let current = node {
@@ -76,6 +129,6 @@ extension AppContext {
     ) -> HookContext {
         HookContext(
             flagKey: key, valueType: type, defaultValue: defaultValue, evaluationContext: snapshot.evaluationContext,
-            clientName: label)
+            clientName: label, isSecret: snapshot.definition(forKeyNamed: key)?.isSecret ?? false)
     }
 }

@@ -24,7 +24,23 @@
 /// `after` that throws does the same for the value it would have returned. What `error` and
 /// `finally` throw is dropped. Hooks run on the reading thread, synchronously: keep them short
 /// and hand anything slow (export, I/O) to another thread.
+///
+/// A hook that reports exposures rather than reads returns `true` from
+/// ``runsForExposuresOnly``: it then runs for the first evaluation of each (key, variant,
+/// targeting key) in the context tree, and a read of a result already exposed costs about
+/// twice a read without hooks. ``track(_:)`` receives the outcomes the app records with
+/// ``AppContext/track(_:value:attributes:)``.
 public protocol EvaluationHook: Sendable {
+    /// Whether the hook runs only for exposures: the first evaluation of each (key, variant,
+    /// targeting key) in the context tree, through whichever context of the tree reads it
+    /// (for a key without variants, its value stands for the variant).
+    /// Its `before` stage never runs (the variant is known only once the key is resolved);
+    /// `after` or `error`, then `finally`, run for that first evaluation. `false` by default.
+    ///
+    /// The tree remembers up to 100,000 exposures and then starts again, so a result may be
+    /// reported twice in a long-lived server; ``AppContext/resetExposures()`` starts again at once.
+    var runsForExposuresOnly: Bool { get }
+
     /// Runs before the key is resolved. Return an evaluation context to lay over the read's
     /// (its attributes win, key by key), or `nil` to leave it; later hooks see the result.
     func before(_ context: inout HookContext, hints: [String: JSONValue]) throws -> EvaluationContext?
@@ -38,9 +54,19 @@ public protocol EvaluationHook: Sendable {
 
     /// Runs last, always, with the details the read returns.
     func finally(_ context: inout HookContext, details: ResolutionDetails<JSONValue>, hints: [String: JSONValue]) throws
+
+    /// Receives an outcome the app tracked (``AppContext/track(_:value:attributes:)``) through
+    /// a context this hook runs for, on the tracking thread.
+    func track(_ event: AppContext.TrackingEvent)
 }
 
 extension EvaluationHook {
+    /// Every evaluation.
+    public var runsForExposuresOnly: Bool { false }
+
+    /// Does nothing.
+    public func track(_ event: AppContext.TrackingEvent) {}
+
     /// Leaves the evaluation context as it is.
     public func before(_ context: inout HookContext, hints: [String: JSONValue]) throws -> EvaluationContext? { nil }
 

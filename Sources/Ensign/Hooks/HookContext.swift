@@ -19,13 +19,16 @@ public struct HookContext: Sendable {
     public let clientName: String
     /// The provider's name (OpenFeature's provider metadata): `Ensign`.
     public let providerName: String
+    /// Whether the definition marks the value `secret: true`: a hook that exports or logs
+    /// evaluations must leave the value out (the key and variant may go).
+    public let isSecret: Bool
     /// This hook's data for this evaluation, shared between its stages (a span opened in
     /// `before` and ended in `finally`).
     public var hookData: [String: any Sendable] = [:]
 
     init(
         flagKey: String, valueType: FlagType, defaultValue: JSONValue, evaluationContext: EvaluationContext,
-        clientName: String
+        clientName: String, isSecret: Bool
     ) {
         self.flagKey = flagKey
         self.valueType = valueType
@@ -33,6 +36,7 @@ public struct HookContext: Sendable {
         self.evaluationContext = evaluationContext
         self.clientName = clientName
         self.providerName = HookContext.providerName
+        self.isSecret = isSecret
     }
 
     static let providerName = "Ensign"

@@ -3,7 +3,7 @@
 /// a throwing `before` or `after` gives the code default with `GENERAL`; what `error` and
 /// `finally` throw is dropped.
 struct HookRun {
-    private let hooks: [any EvaluationHook]
+    private var hooks: [any EvaluationHook]
     private let hints: [String: JSONValue]
     /// Each hook's context: its own ``HookContext/hookData`` for this evaluation.
     private var contexts: [HookContext]
@@ -17,13 +17,17 @@ struct HookRun {
 
     /// Runs the stages around `resolve`, which evaluates the key for the evaluation context the
     /// `before` stages returned (`nil` when none returned one), and returns what the read returns.
+    ///
+    /// Exposure hooks (``EvaluationHook/runsForExposuresOnly``) skip `before`, and after the
+    /// resolution stay in the run only when `isExposure` says the result is a new exposure.
     mutating func evaluate<Value>(
-        defaultValue: Value, resolve: (EvaluationContext?) -> ResolutionDetails<Value>
+        defaultValue: Value, resolve: (EvaluationContext?) -> ResolutionDetails<Value>,
+        isExposure: (ResolutionDetails<Value>, EvaluationContext) -> Bool
     ) -> ResolutionDetails<Value> {
         guard let first = contexts.first else { return resolve(nil) }
         var merged = first.evaluationContext
         var changed = false
-        for index in hooks.indices {
+        for index in hooks.indices where !hooks[index].runsForExposuresOnly {
             contexts[index].evaluationContext = merged
             do {
                 if let returned = try hooks[index].before(&contexts[index], hints: hints) {
@@ -31,11 +35,13 @@ struct HookRun {
                     changed = true
                 }
             } catch {
-                return fail(defaultValue, stage: "before", hook: hooks[index], error: error)
+                let hook = hooks[index]
+                return fail(defaultValue, stage: "before", hook: hook, error: error, isExposure: isExposure)
             }
         }
         for index in contexts.indices { contexts[index].evaluationContext = merged }
         let details = resolve(changed ? merged : nil)
+        dropExposureHooks(unless: details, isExposure: isExposure)
         if let code = details.errorCode {
             runErrorStage(HookContext.ResolutionFailure(code: code, message: details.errorMessage))
             return finish(details)
@@ -45,21 +51,36 @@ struct HookRun {
             do {
                 try hooks[index].after(&contexts[index], details: view, hints: hints)
             } catch {
-                return fail(defaultValue, stage: "after", hook: hooks[index], error: error)
+                // The exposure hooks still here were kept for this result: it is an exposure.
+                return fail(defaultValue, stage: "after", hook: hooks[index], error: error) { _, _ in true }
             }
         }
         return finish(details)
     }
 
-    /// The code default with `GENERAL`, after a stage threw: every hook's `error`, then `finally`.
+    /// Leaves the exposure hooks out of the stages still to run unless `details` is a new exposure.
+    private mutating func dropExposureHooks<Value>(
+        unless details: ResolutionDetails<Value>, isExposure: (ResolutionDetails<Value>, EvaluationContext) -> Bool
+    ) {
+        guard hooks.contains(where: \.runsForExposuresOnly), !isExposure(details, contexts[0].evaluationContext)
+        else { return }
+        let kept = hooks.indices.filter { !hooks[$0].runsForExposuresOnly }
+        hooks = kept.map { hooks[$0] }
+        contexts = kept.map { contexts[$0] }
+    }
+
+    /// The code default with `GENERAL`, after a stage threw: every hook's `error`, then
+    /// `finally` (the exposure hooks' when `isExposure` says the result is a new exposure).
     private mutating func fail<Value>(
-        _ defaultValue: Value, stage: String, hook: any EvaluationHook, error: any Error
+        _ defaultValue: Value, stage: String, hook: any EvaluationHook, error: any Error,
+        isExposure: (ResolutionDetails<Value>, EvaluationContext) -> Bool
     ) -> ResolutionDetails<Value> {
         let key = contexts[0].flagKey
         let details = ResolutionDetails(
             key: key, value: defaultValue, variant: nil, reason: .error, errorCode: .general,
             errorMessage: "the \(stage) stage of \(type(of: hook)) failed for '\(key)': \(error)", metadata: [:],
             source: .codeDefault)
+        dropExposureHooks(unless: details, isExposure: isExposure)
         runErrorStage(error)
         return finish(details)
     }

@@ -10,10 +10,24 @@ import Synchronization
 final class HookSwitch: Sendable {
     /// How many hooks are registered in the tree's stores.
     @usableFromInline let registered = Atomic<Int>(0)
+    /// How many of them run for every evaluation (not ``EvaluationHook/runsForExposuresOnly``):
+    /// with none, a read of a result already exposed runs no hook at all.
+    let everyEvaluation = Atomic<Int>(0)
 
     init() {}
 
     /// Whether a read must run hooks.
     @inlinable
     var isOn: Bool { registered.load(ordering: .relaxed) != 0 }
+
+    /// Whether every registered hook is an exposure hook.
+    var hasOnlyExposureHooks: Bool { everyEvaluation.load(ordering: .relaxed) == 0 }
+
+    /// Counts `hooks` in (`sign` 1) or out (`sign` -1).
+    func count(_ hooks: [any EvaluationHook], sign: Int) {
+        guard !hooks.isEmpty else { return }
+        registered.add(sign * hooks.count, ordering: .relaxed)
+        let every = hooks.count { !$0.runsForExposuresOnly }
+        if every > 0 { everyEvaluation.add(sign * every, ordering: .relaxed) }
+    }
 }

@@ -64,6 +64,16 @@ public final class ContextSnapshot: Sendable {
             targeting: targeting, scopedKeys: table, tracker: tracker)
     }
 
+    /// The value in `slot` of a snapshot that ``givesRootValues``, without copying its entry.
+    @inline(__always)
+    func rootValue(at slot: Int) -> JSONValue? {
+        chunks[slot >> Self.chunkShift][slot & (Self.chunkSize - 1)].value
+    }
+
+    /// Whether every value is the root's value in the same generation: no child evaluation
+    /// context or scope override of its own.
+    var givesRootValues: Bool { targeting == nil && scopeOverrides.isEmpty }
+
     /// The evaluation context targeting rules read in this snapshot: a child's own merged
     /// over its ancestors', or the root's.
     var evaluationContext: EvaluationContext { targeting?.evaluationContext ?? inputs.evaluationContext }

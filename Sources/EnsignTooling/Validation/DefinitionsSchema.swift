@@ -88,6 +88,9 @@ package enum DefinitionsSchema {
             "minimum": ["type": "number", "description": "Inclusive lower bound (int and double)."],
             "maximum": ["type": "number", "description": "Inclusive upper bound (int and double)."],
             "metadata": ["$ref": "#/$defs/metadata"],
+            "secret": [
+                "type": "boolean", "description": "When true, telemetry never exports the value (only key and variant).",
+            ],
             "swiftType": [
                 "type": "string", "pattern": .string(SwiftTypeName.pattern),
                 "description":

@@ -69,6 +69,9 @@ package struct FlagDefinition: Sendable {
     /// The Swift type `ensign generate` declares the key with, from `swiftType:` (for example
     /// `Banner` or `Wallet.Banner`); `nil` for the type's usual Swift type.
     package var swiftType: String? { storage.constraints?.swiftType }
+    /// Whether `secret: true` marks the value as one that telemetry never exports (a token,
+    /// an internal URL): hooks see it as ``HookContext/isSecret``.
+    package var isSecret: Bool { storage.isSecret }
     /// Where the key is declared.
     package var location: SourcePosition { storage.position.sourcePosition }
     /// The targeting rule compiled against the definitions' evaluators, when it has one and it
@@ -143,6 +146,8 @@ package struct FlagDefinition: Sendable {
         let kind: Kind
         let type: FlagType
         let isEnabled: Bool
+        /// In the padding before `position`: the layout stays 136 bytes.
+        let isSecret: Bool
         let position: CompactSourcePosition
         /// The default's line and column, in the key's file (a definition is in one file).
         private let defaultLine: UInt32
@@ -154,7 +159,7 @@ package struct FlagDefinition: Sendable {
         }
 
         init(
-            key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, isEnabled: Bool,
+            key: String, kind: Kind, type: FlagType, defaultValue: LocatedValue?, isEnabled: Bool, isSecret: Bool,
             environmentValues: EnvironmentValues, constraints: Constraints?, summary: String?, owner: String?,
             metadata: [String: JSONValue], position: CompactSourcePosition, rules: Rules?
         ) {
@@ -166,6 +171,7 @@ package struct FlagDefinition: Sendable {
             assert(defaultPosition.file == position.file, "a definition's default is in another file than its key")
             (defaultLine, defaultColumn) = (defaultPosition.line, defaultPosition.column)
             self.isEnabled = isEnabled
+            self.isSecret = isSecret
             self.environmentValues = environmentValues
             self.constraints = constraints
             self.summary = summary
@@ -212,10 +218,11 @@ package struct FlagDefinition: Sendable {
         defaultVariant: String?, isEnabled: Bool, targetingNode: YAMLNode?,
         environmentValues: [String: LocatedValue], allowedValues: [JSONValue]?, minimum: Double?, maximum: Double?,
         summary: String?, owner: String?, expires: CalendarDay?, metadata: [String: JSONValue],
-        position: CompactSourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil
+        position: CompactSourcePosition, swiftType: String? = nil, defaultVariantProblem: String? = nil,
+        isSecret: Bool = false
     ) {
         storage = Storage(
-            key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled,
+            key: key, kind: kind, type: type, defaultValue: defaultValue, isEnabled: isEnabled, isSecret: isSecret,
             environmentValues: EnvironmentValues(environmentValues),
             constraints: Constraints.unlessEmpty(
                 allowedValues: allowedValues, minimum: minimum, maximum: maximum, expires: expires, swiftType: swiftType

@@ -144,6 +144,17 @@ extension DefinitionEntryReader {
         }
     }
 
+    /// `secret:`, `true` or `false` (YAML's core schema: any case); absent means `false`.
+    mutating func readSecret() -> Bool {
+        guard let node = fields[.secret] else { return false }
+        guard let text = node.scalarText, let secret = Bool(text.lowercased()) else {
+            let found = node.scalarText.map { "'\($0)'" } ?? node.kindDescription
+            error(at: node.location, "'\(key)' secret must be true or false; found \(found)")
+            return false
+        }
+        return secret
+    }
+
     mutating func readText(_ field: DefinitionField) -> String? {
         guard let node = fields[field] else { return nil }
         guard let text = node.scalarText else {

@@ -88,7 +88,7 @@ struct DefinitionEntryReader {
             targetingNode: fields[.targeting], environmentValues: readEnvironments(rules: rules),
             allowedValues: allowedValues, minimum: minimum, maximum: maximum, summary: readText(.description),
             owner: readText(.owner), expires: readExpiry(), metadata: metadata, position: keyPosition,
-            swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem)
+            swiftType: readSwiftType(), defaultVariantProblem: defaultVariantProblem, isSecret: readSecret())
     }
 
     /// Reads past the value of an entry that is not read, noting whether it has a definition field.

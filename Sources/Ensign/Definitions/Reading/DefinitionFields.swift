@@ -3,6 +3,7 @@ import EnsignYAML
 /// A field a definition entry may have (`type:`, `default:`, …).
 enum DefinitionField: Int, CaseIterable {
     case type, `default`, description, owner, expires, environments, `enum`, minimum, maximum, metadata, swiftType
+    case secret
     case variants, defaultVariant, state, targeting
 
     /// The field's name in a file.
@@ -19,6 +20,7 @@ enum DefinitionField: Int, CaseIterable {
         case .maximum: "maximum"
         case .metadata: "metadata"
         case .swiftType: "swiftType"
+        case .secret: "secret"
         case .variants: "variants"
         case .defaultVariant: "defaultVariant"
         case .state: "state"
