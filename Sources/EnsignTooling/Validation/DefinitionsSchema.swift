@@ -89,7 +89,8 @@ package enum DefinitionsSchema {
             "maximum": ["type": "number", "description": "Inclusive upper bound (int and double)."],
             "metadata": ["$ref": "#/$defs/metadata"],
             "secret": [
-                "type": "boolean", "description": "When true, telemetry never exports the value (only key and variant).",
+                "type": "boolean",
+                "description": "When true, telemetry never exports the value (only key and variant).",
             ],
             "swiftType": [
                 "type": "string", "pattern": .string(SwiftTypeName.pattern),
