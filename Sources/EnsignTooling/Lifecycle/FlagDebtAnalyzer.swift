@@ -132,8 +132,8 @@ package struct FlagDebtAnalyzer: Sendable {
             findings.append(
                 .init(
                     .overlayEqualsDefault, key: key, at: located.location,
-                    "'\(key)' is set to \(located.value.jsonText) in \(overlay.source), the same as \(what);"
-                        + " remove the line"))
+                    "'\(key)' is set to \(located.value.jsonText) for \(environment), the same as \(what); remove"
+                        + " the line"))
         }
         return findings
     }
