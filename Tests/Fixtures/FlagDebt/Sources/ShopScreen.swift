@@ -14,7 +14,7 @@ struct ShopScreen {
         let orphan = context.value(forKeyNamed: "shop.orphanFlag")
         let checkout = context[.shopNewCheckout]
         let size = context.scope("shop")[Self.pageSize]
-        /* A block comment is skipped: context.value(forKeyNamed: "shop.commentedOut") */
+        // A comment is skipped: context.value(forKeyNamed: "shop.commentedOut")
         let typo = context.value(forKeyNamed: "shop.pageSise")
         let text = "context.value(forKeyNamed: \"shop.insideAString\")"
         return "\(clean) \(banner) \(orphan ?? .null) \(checkout) \(size) \(typo ?? .null) \(text)"
