@@ -50,7 +50,7 @@ enum DebtCommand {
             console.printError("\(directory): error: no such directory; --flags names a definitions directory")
             return ExitStatus.usage
         }
-        let validation = try TodayOption.validator(option: arguments.option("today")).validate(paths: [directory])
+        let validation = ConfigValidator(loader: DefinitionLoader(today: today)).validate(paths: [directory])
         // Debt is counted on definitions that load; other problems are `ensign validate`'s to report.
         let errors = validation.diagnostics.filter(\.isError)
         var sources: [SwiftSourceScan.File]?

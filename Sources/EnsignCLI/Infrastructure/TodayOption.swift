@@ -26,8 +26,8 @@ enum TodayOption {
         return day
     }
 
-    /// A validator whose loader compares `expires:` with ``day(option:)``.
-    static func validator(option: String? = nil) throws(UsageError) -> ConfigValidator {
-        ConfigValidator(loader: DefinitionLoader(today: try day(option: option)))
+    /// A validator whose loader compares `expires:` with the day the variable names.
+    static func validator() throws(UsageError) -> ConfigValidator {
+        ConfigValidator(loader: DefinitionLoader(today: try day()))
     }
 }

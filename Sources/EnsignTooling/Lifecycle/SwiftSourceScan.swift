@@ -78,8 +78,13 @@ package struct SwiftSourceScan: Sendable {
         }
         guard last == .punctuation("(") else { return false }
         if tokens.last == .punctuation(">") {
-            // Generic arguments: back to the `<` that opens them (they are short: `<Bool>`).
-            while let token = tokens.popLast(), token != .punctuation("<") {}
+            // Generic arguments: back to the `<` that opens them (`<Bool>`, `<Set<String>>`).
+            var depth = 0
+            while let token = tokens.popLast() {
+                if token == .punctuation(">") { depth += 1 }
+                if token == .punctuation("<") { depth -= 1 }
+                if depth == 0 { break }
+            }
         }
         guard case .identifier(let type)? = tokens.last else { return false }
         return type == "FlagKey" || type == "UserPreferenceKey"

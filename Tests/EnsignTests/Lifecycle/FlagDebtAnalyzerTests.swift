@@ -181,6 +181,7 @@ struct FlagDebtAnalyzerTests {
             (#"try context.toggle(keyNamed: "a.b")"#, ["a.b"]),
             (#"static let k = FlagKey<[String: Int]>("a.b", default: [:])"#, ["a.b"]),
             (#"static let k = UserPreferenceKey("a.b", default: 1)"#, ["a.b"]),
+            (#"static let k = FlagKey<Set<String>>("a.b", default: [])"#, ["a.b"]),
             (##"static let k = FlagKey(#"a.b"#, default: 1)"##, ["a.b"]),
             (#"// context.value(forKeyNamed: "a.b")"#, []),
             ("/* outer /* inner */ context.value(forKeyNamed: \"a.b\") */", []),
