@@ -60,8 +60,10 @@ let package = Package(
         // Typed keys from definitions: `ensign generate` and the build-tool plugin run it.
         .target(name: "EnsignCodeGeneration", dependencies: ["EnsignSupport", "Ensign"]),
         // What the tools do with definitions and apps never do: `ensign validate`'s whole-directory
-        // checks and report, the JSON schema, the flagd bundle export.
-        .target(name: "EnsignTooling", dependencies: ["Ensign", "EnsignYAML", "EnsignSupport"]),
+        // checks and report, the JSON schema, the flagd bundle export, `ensign debt`'s analysis (which
+        // names keys as the generated code does).
+        .target(
+            name: "EnsignTooling", dependencies: ["Ensign", "EnsignYAML", "EnsignSupport", "EnsignCodeGeneration"]),
         // libcurl's C API and nothing else; only EnsignHTTP imports it (Linux and macOS ship libcurl).
         .systemLibrary(
             name: "CCurl",

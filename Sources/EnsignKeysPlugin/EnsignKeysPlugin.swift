@@ -13,6 +13,11 @@ import PackagePlugin
 /// `access` is `internal` (the default) or `public` (for a library whose clients read its
 /// keys). Every YAML and JSON file under the directory, and the configuration file, are the
 /// command's inputs, so SwiftPM runs it again only when one of them changes.
+///
+/// A flag past its `expires:` day is a warning, not an error: `ensign generate` prints
+/// `flags/app.yaml:12:14: warning: 'x' expired on 2026-01-31; …` on standard error, which Xcode
+/// and SwiftPM show against the definitions file, and the build goes on. (The command runs
+/// when an input changes, so the warning shows on the first build after an edit or a clean.)
 @main
 struct EnsignKeysPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {

@@ -50,7 +50,7 @@ enum GenerateCommand {
             console.printError("\(directory): error: no such directory; --flags names a definitions directory")
             return ExitStatus.failure
         }
-        let report = ConfigValidator().validate(paths: [directory], environment: arguments.option("env"))
+        let report = try TodayOption.validator().validate(paths: [directory], environment: arguments.option("env"))
         let options = KeyGenerationOptions(accessLevel: accessLevel, sourceDirectories: [directory])
         let result = KeyGenerator(options: options).generate(from: report.definitions)
         for diagnostic in report.diagnostics + result.diagnostics {

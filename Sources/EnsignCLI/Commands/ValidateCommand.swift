@@ -36,7 +36,8 @@ enum ValidateCommand {
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw UsageError("give at least one PATH") }
-        var report = ConfigValidator().validate(paths: arguments.positionals, environment: arguments.option("env"))
+        var report = try TodayOption.validator().validate(
+            paths: arguments.positionals, environment: arguments.option("env"))
         if let generated = arguments.option("check-generated") {
             report.diagnostics += checkGenerated(generated, report: report, paths: arguments.positionals)
         }

@@ -12,6 +12,7 @@ enum CommandLineTool {
     /// Every command, in the order the overview lists them.
     static let commands: [CommandSpecification] = [
         ValidateCommand.specification,
+        DebtCommand.specification,
         EvalCommand.specification,
         ListCommand.specification,
         GetCommand.specification,

@@ -58,7 +58,7 @@ struct CommandLineToolTests {
         "Every command answers --help, and help <command> prints a manual page", .blocksItsThread,
         arguments: [
             "validate", "eval", "list", "schema", "generate", "completions", "get", "explain", "set", "toggle", "reset",
-            "watch", "log", "status", "ps",
+            "watch", "log", "status", "ps", "debt",
         ])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])

@@ -117,6 +117,32 @@ struct GenerateCommandTests {
         #expect(result.errors.contains("usage: ensign generate --flags DIR"))
     }
 
+    @Test("An expired flag is a warning on standard error (the build plugin's), and the keys are still written")
+    func expiredFlags() throws {
+        let flags = try Self.flagsDirectory(
+            "version: 1\nflags:\n  old: { default: 1, owner: web, expires: 2026-01-31 }\n"
+                + "  current: { default: 2, expires: 2026-03-01 }\n")
+        let output = flags + "/../Keys.swift"
+        // ENSIGN_TODAY pins the day, as a build that must not change with the calendar can.
+        let result = try CLIRunner.run(
+            ["generate", "--flags", flags, "--output", output], environment: ["ENSIGN_TODAY": "2026-02-15"])
+        #expect(result.status == 0)
+        #expect(
+            result.errors
+                == "\(flags)/wallet.yaml:3:43: warning: 'old' expired on 2026-01-31 (owner: web); remove the flag from"
+                + " code and files, or move 'expires' later\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("static let old = FlagKey<Int>("))
+        // A day later, the other flag has expired too; a day before the first, neither has.
+        let later = try CLIRunner.run(["generate", "--flags", flags], environment: ["ENSIGN_TODAY": "2026-03-02"])
+        #expect(later.errors.contains("warning: 'current' expired on 2026-03-01;"))
+        let earlier = try CLIRunner.run(["generate", "--flags", flags], environment: ["ENSIGN_TODAY": "2026-01-31"])
+        #expect(earlier.status == 0)
+        #expect(earlier.errors == "")
+        let wrong = try CLIRunner.run(["generate", "--flags", flags], environment: ["ENSIGN_TODAY": "soon"])
+        #expect(wrong.status == 2)
+        #expect(wrong.errors.contains("ENSIGN_TODAY must be a day written YYYY-MM-DD"))
+    }
+
     @Test("A missing directory is an error naming it")
     func missingDirectory() throws {
         let result = try CLIRunner.run(["generate", "--flags", "/nonexistent/flags"])
