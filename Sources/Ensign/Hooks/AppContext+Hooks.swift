@@ -15,10 +15,12 @@ extension AppContext {
     }
 
     /// Removes the hooks registered on this context (not its parent's, nor its children's).
+    /// Counting (``countEvaluations()``) stays on.
     public func removeAllHooks() {
         store.hooks.withLock { hooks in
-            store.tree.hookSwitch.registered.subtract(hooks.count, ordering: .relaxed)
-            hooks = []
+            let kept = hooks.filter { $0 is EvaluationCountingHook }
+            store.tree.hookSwitch.registered.subtract(hooks.count - kept.count, ordering: .relaxed)
+            hooks = kept
         }
     }
 
