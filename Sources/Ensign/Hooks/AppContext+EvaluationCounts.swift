@@ -33,6 +33,14 @@ extension AppContext {
     /// defined keys that are not among them), or `nil` when counting is off.
     package var evaluatedKeys: Set<String>? { evaluationCounter?.evaluatedKeys }
 
+    /// The counter, when it is the only hook on a read's path: the read then skips the hook
+    /// run (contexts, JSON views of the value), which costs ten times the count, and gives
+    /// the same details, since counting has only a `finally` stage and changes nothing.
+    static func onlyCounter(in hooks: [any EvaluationHook]) -> EvaluationCounter? {
+        guard hooks.count == 1 else { return nil }
+        return (hooks[0] as? EvaluationCountingHook)?.counter
+    }
+
     /// The tree's counter, when counting is on: for servers that evaluate from a snapshot
     /// (OFREP) and count their evaluations themselves.
     package var evaluationCounter: EvaluationCounter? {

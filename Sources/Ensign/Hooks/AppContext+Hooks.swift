@@ -38,6 +38,9 @@ extension AppContext {
         let hooks = registeredHooks() + hooks
         // A hook elsewhere in the tree turns the switch on; this path may still have none.
         guard !hooks.isEmpty else { return resolvedDetails(for: key, in: snapshot, evaluatedFor: nil) }
+        if let counter = Self.onlyCounter(in: hooks) {
+            return counter.counted(resolvedDetails(for: key, in: snapshot, evaluatedFor: nil))
+        }
         var run = HookRun(
             hooks: hooks, hints: hints,
             context: hookContext(
@@ -53,6 +56,9 @@ extension AppContext {
         let snapshot = store.snapshot()
         let hooks = registeredHooks()
         guard !hooks.isEmpty else { return untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: nil) }
+        if let counter = Self.onlyCounter(in: hooks) {
+            return counter.counted(untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: nil))
+        }
         let key = fullName(name)
         let type = snapshot.definition(forKeyNamed: key)?.type ?? .object
         var run = HookRun(

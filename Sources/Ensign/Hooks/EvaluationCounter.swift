@@ -56,6 +56,12 @@ package final class EvaluationCounter: Sendable {
         record(key: details.key, variant: details.variant, reason: details.reason, errorCode: details.errorCode)
     }
 
+    /// Counts `details` and returns them.
+    func counted<Value>(_ details: ResolutionDetails<Value>) -> ResolutionDetails<Value> {
+        record(key: details.key, variant: details.variant, reason: details.reason, errorCode: details.errorCode)
+        return details
+    }
+
     func record(key: String, variant: String?, reason: ResolutionReason, errorCode: ResolutionErrorCode?) {
         let now = Self.coarseNow()
         let shard = shards[Self.shardIndex()]

@@ -38,6 +38,27 @@ struct EvaluationCountTests {
         #expect(france.evaluationCounts == counts)
     }
 
+    @Test("Beside other hooks (the full hook run) the counts are the same as alone (the counter's short path)")
+    func countsBesideOtherHooks() throws {
+        var seen: [AppContext.EvaluationCounts.KeyCounts?] = []
+        for withOtherHook in [false, true] {
+            let context = try ContextFixtures.context()
+            context.countEvaluations()
+            if withOtherHook { context.makeChild(label: "request").addHook(NothingHook()) }
+            let france = context.makeChild(label: "request", evaluationContext: ["country": "FR"])
+            if withOtherHook { france.addHook(NothingHook()) }
+            for _ in 0..<2 { _ = context[.newFlow] }
+            _ = france.details(for: .newFlow)
+            _ = france.details(forKeyNamed: "transfers.newFlow")
+            seen.append(context.evaluationCounts?["transfers.newFlow"])
+        }
+        #expect(
+            seen[0]?.outcomes == [
+                Outcome(variant: "off", reason: .defaultValue): 2, Outcome(variant: "on", reason: .targetingMatch): 2,
+            ])
+        #expect(seen[0]?.outcomes == seen[1]?.outcomes)
+    }
+
     @Test("Off until asked: no counts and the read path's switch stays off; on once, whatever is called again")
     func optIn() throws {
         let context = try ContextFixtures.context()
@@ -87,3 +108,6 @@ struct EvaluationCountTests {
         #expect(newFlow.byVariant == ["off": readers / 2 * reads, "on": readers / 2 * reads])
     }
 }
+
+/// A hook with no stage of its own, to make reads take the full hook run.
+private struct NothingHook: EvaluationHook {}
