@@ -81,7 +81,7 @@ package final class EvaluationCounter: Sendable {
     }
 
     /// Everything counted so far, every shard added up.
-    var counts: AppContext.EvaluationCounts {
+    package var counts: AppContext.EvaluationCounts {
         var result = AppContext.EvaluationCounts(keys: [:], undefinedKeyEvaluations: 0, since: startedAt)
         for shard in shards {
             shard.withLock { shard in
