@@ -34,8 +34,8 @@ extension AppContext {
     package var evaluatedKeys: Set<String>? { evaluationCounter?.evaluatedKeys }
 
     /// The counter, when it is the only hook on a read's path: the read then skips the hook
-    /// run (contexts, JSON views of the value), which costs ten times the count, and gives
-    /// the same details, since counting has only a `finally` stage and changes nothing.
+    /// run (hook contexts, JSON views of the value) and gives the same details, since counting
+    /// has only a `finally` stage and changes nothing. Measured: 1.11 → 0.78 µs a counted read.
     static func onlyCounter(in hooks: [any EvaluationHook]) -> EvaluationCounter? {
         guard hooks.count == 1 else { return nil }
         return (hooks[0] as? EvaluationCountingHook)?.counter
