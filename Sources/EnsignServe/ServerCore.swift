@@ -12,6 +12,9 @@ final class ServerCore: Sendable {
     let table: ConnectionTable
     let hub: EventStreamHub
     let metrics = ServerMetrics()
+    /// The context's evaluation counter (`ensign_flag_evaluations_total`, `ensign stats`): OFREP
+    /// evaluates from a snapshot, which runs no hooks, so the server counts its evaluations here.
+    let evaluations: EvaluationCounter
     let startedAt = ContinuousClock.now
     private let state = LockedState(State())
     private let queue = DispatchQueue(label: "ensign.serve.tick")
@@ -32,6 +35,9 @@ final class ServerCore: Sendable {
         self.service = service
         self.options = options
         self.limits = limits
+        service.context.countEvaluations()
+        // Counting, once on, stays on for the life of the context.
+        evaluations = service.context.evaluationCounter!
         table = ConnectionTable(
             settings: ConnectionTable.Settings(
                 limit: limits.connections, pressureMark: limits.connections - max(1, limits.connections / 16),

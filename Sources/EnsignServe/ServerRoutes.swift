@@ -28,6 +28,7 @@ struct ServerRoutes: HTTPResponder {
             var first: ServerMetrics.EvaluationLabel?
             var others: [ServerMetrics.EvaluationLabel] = []
             let response = core.service.respond(to: request, route: route) { details in
+                core.evaluations.record(details)
                 guard let label = ServerMetrics.label(for: details) else { return }
                 if first == nil { first = label } else { others.append(label) }
             }

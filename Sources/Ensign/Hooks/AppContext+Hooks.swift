@@ -18,10 +18,12 @@ extension AppContext {
     }
 
     /// Removes the hooks registered on this context (not its parent's, nor its children's).
+    /// Counting (``countEvaluations()``) stays on.
     public func removeAllHooks() {
         store.hooks.withLock { hooks in
-            store.tree.hookSwitch.count(hooks, sign: -1)
-            hooks = []
+            let kept = hooks.filter { $0 is EvaluationCountingHook }
+            store.tree.hookSwitch.count(hooks.filter { !($0 is EvaluationCountingHook) }, sign: -1)
+            hooks = kept
         }
     }
 
@@ -39,6 +41,9 @@ extension AppContext {
         let hooks = registeredHooks() + hooks
         // A hook elsewhere in the tree turns the switch on; this path may still have none.
         guard !hooks.isEmpty else { return resolvedDetails(for: key, in: snapshot, evaluatedFor: nil) }
+        if let counter = Self.onlyCounter(in: hooks) {
+            return counter.counted(resolvedDetails(for: key, in: snapshot, evaluatedFor: nil))
+        }
         var run = HookRun(
             hooks: hooks, hints: hints,
             context: hookContext(
@@ -98,6 +103,9 @@ extension AppContext {
         let snapshot = store.snapshot()
         let hooks = registeredHooks()
         guard !hooks.isEmpty else { return untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: nil) }
+        if let counter = Self.onlyCounter(in: hooks) {
+            return counter.counted(untypedDetails(forKeyNamed: name, in: snapshot, evaluatedFor: nil))
+        }
         let key = fullName(name)
         let type = snapshot.definition(forKeyNamed: key)?.type ?? .object
         var run = HookRun(

@@ -54,6 +54,8 @@ enum DemoCommand {
         context.setEvaluationContext(
             EvaluationContext(
                 targetingKey: "dominique", attributes: ["country": "FR", "email": "dominique@example.com"]))
+        // So that `ensign stats` has something to show: what the modules read, and how often.
+        context.countEvaluations()
         let fleet = try FleetOptions.join(arguments, context: context, defaultPrefix: "/ensign/demo/")
         let server = try ControlServer.start(
             context: context, options: ControlServerOptions(appName: "demo", socketPath: arguments.option("socket")))

@@ -22,6 +22,7 @@ enum CommandLineTool {
         ResetCommand.specification,
         WatchCommand.specification,
         LogCommand.specification,
+        StatsCommand.specification,
         StatusCommand.specification,
         PsCommand.specification,
         MenuCommand.specification,

@@ -114,6 +114,12 @@ public final class ControlClient: Sendable {
         try Self.decode(try send(.status))
     }
 
+    /// How often `keys` (every key evaluated when `nil`) were evaluated, by variant and reason;
+    /// a server error `UNAVAILABLE` when the app does not count evaluations.
+    public func stats(keys: [String]? = nil) throws(ControlClientError) -> StatsReport {
+        try Self.decode(try send(.stats(keys: keys)))
+    }
+
     /// Opens a second connection that streams changes to `keys` (every key when `nil`).
     ///
     /// ```swift

@@ -90,6 +90,7 @@ private struct MemberReader {
             if let limit, limit < 1 { throw ControlError(.badRequest, "\"limit\" must be at least 1") }
             return .log(limit: limit)
         case "status": return .status
+        case "stats": return .stats(keys: try stringArray("keys"))
         default:
             throw ControlError(
                 .unknownOperation,

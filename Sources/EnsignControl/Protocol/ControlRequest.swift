@@ -64,6 +64,10 @@ public enum ControlOperation: Sendable, Hashable {
     case log(limit: Int?)
     /// The app's health and the server's state; the reply is a ``StatusReport``.
     case status
+    /// How often the keys (every key evaluated when `nil`) were evaluated, by variant and
+    /// reason, since the app turned counting on; the reply is a ``StatsReport``, or
+    /// `UNAVAILABLE` when counting is off.
+    case stats(keys: [String]?)
 
     /// The operation's name on the wire (`op`).
     public var name: String {
@@ -79,12 +83,13 @@ public enum ControlOperation: Sendable, Hashable {
         case .stop: return "stop"
         case .log: return "log"
         case .status: return "status"
+        case .stats: return "stats"
         }
     }
 
     /// Every operation name the protocol defines.
     public static let names = [
-        "hello", "list", "get", "explain", "set", "toggle", "reset", "watch", "stop", "log", "status",
+        "hello", "list", "get", "explain", "set", "toggle", "reset", "watch", "stop", "log", "status", "stats",
     ]
 
     /// Whether the operation changes values (and so is refused in production unless allowed).
@@ -132,7 +137,7 @@ public struct ControlRequest: Sendable, Hashable {
             if persist { object["persist"] = true }
         case .resetAll:
             object["all"] = true
-        case .watch(let keys):
+        case .watch(let keys), .stats(let keys):
             if let keys { object["keys"] = .array(keys.map(JSONValue.string)) }
         case .log(let limit):
             if let limit { object["limit"] = .int(limit) }

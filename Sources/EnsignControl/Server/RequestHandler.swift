@@ -69,7 +69,7 @@ struct RequestHandler: Sendable {
             try write { () throws(ContextWriteError) in _ = try context.toggle(keyNamed: key, actor: actor) }
             return try encode(report(forKey: key, overrides: context.overrides))
         case .reset(let key):
-            let fullKey = context.details(forKeyNamed: key).key
+            let fullKey = toolDetails(forKeyNamed: key).key
             let hasOverride = context.overrides[fullKey] != nil
             if !hasOverride { _ = try definedKey(key) }
             context.removeOverride(keyNamed: key, actor: actor)
@@ -104,7 +104,24 @@ struct RequestHandler: Sendable {
             return try status(
                 connections: connection.connectionCount,
                 watchers: connection.otherWatcherCount + (connection.isWatching ? 1 : 0))
+        case .stats(let keys):
+            return try stats(keys: keys)
         }
+    }
+
+    private func stats(keys: [String]?) throws(ControlError) -> JSONValue {
+        guard let counts = context.evaluationCounts else {
+            throw ControlError(
+                .unavailable,
+                "the app does not count evaluations; to count them, call context.countEvaluations() on its context"
+                    + " when it starts (before ControlServer.start)")
+        }
+        var fullKeys: [String]?
+        if let keys {
+            fullKeys = []
+            for key in keys { fullKeys?.append(try definedKey(key)) }
+        }
+        return try encode(StatsReport(counts, keys: fullKeys, defined: context.definitions.keys))
     }
 
     private func status(connections: Int, watchers: Int) throws(ControlError) -> JSONValue {
@@ -121,14 +138,14 @@ struct RequestHandler: Sendable {
 
     /// The full key for `key` when a definition has it; `NOT_FOUND` (with a suggestion) otherwise.
     func definedKey(_ key: String) throws(ControlError) -> String {
-        let fullKey = context.details(forKeyNamed: key).key
+        let fullKey = toolDetails(forKeyNamed: key).key
         guard context.definitions[fullKey] == nil else { return fullKey }
         let suggestion = Suggestions.closest(to: fullKey, among: context.definitions.keys)
         throw ControlError(.notFound, ContextWriteError.undefinedKey(fullKey, suggestion: suggestion).description)
     }
 
     func report(forKey key: String, overrides: [String: AttributedValue]) -> KeyReport {
-        let details = context.details(forKeyNamed: key)
+        let details = toolDetails(forKeyNamed: key)
         let definition = context.definitions[details.key]
         let override = overrides[details.key]
         return KeyReport(
@@ -137,6 +154,13 @@ struct RequestHandler: Sendable {
             errorMessage: details.errorMessage, metadata: details.metadata, source: SourceReport(details.source),
             isOverridden: override != nil, isPersisted: override?.isPersisted ?? false,
             description: definition?.summary)
+    }
+
+    /// A key's details as the tools see them: from the current snapshot, which runs no hooks,
+    /// so that `ensign list` is not an evaluation by the app (counted, exported, or taken for
+    /// use by `ensign debt`).
+    private func toolDetails(forKeyNamed key: String) -> ResolutionDetails<JSONValue> {
+        context.untrackedSnapshot.details(forKeyNamed: key)
     }
 
     private func write(_ body: () throws(ContextWriteError) -> Void) throws(ControlError) {

@@ -7,6 +7,7 @@ import Ensign
 /// |---|---|
 /// | `ensign_serve_requests_total{endpoint,status}` | requests answered |
 /// | `ensign_serve_evaluations_total{flag,variant,reason}` | flags evaluated (single and bulk) |
+/// | `ensign_flag_evaluations_total{key,variant,reason}` | the context's evaluation counts (`ensign stats`) |
 /// | `ensign_serve_connections{state}` | open connections: idle, reading_headers, busy, streaming |
 /// | `ensign_serve_connection_limit`, `ensign_serve_event_stream_limit` | the limits in force |
 /// | `ensign_serve_refused_connections_total`, `ensign_serve_refused_event_streams_total` | refusals |
@@ -36,6 +37,13 @@ struct MetricsExposition {
             .map {
                 ([("flag", $0.key.flag), ("variant", $0.key.variant), ("reason", $0.key.reason)], Double($0.value))
             })
+        // Bounded: keys come from the definitions (an undefined key is counted in no series),
+        // variants from the flags' variants, reasons from a closed set.
+        out.family(
+            "ensign_flag_evaluations_total", .counter,
+            help: "Evaluations through the context since the server started, by key, variant and reason"
+                + " (variant empty for a value without one).",
+            samples: Self.flagEvaluationSamples(core.evaluations.counts))
         let occupancy = core.table.occupancy
         out.family(
             "ensign_serve_connections", .gauge, help: "Open connections, by what they are doing.",
@@ -112,5 +120,24 @@ struct MetricsExposition {
             out.family("process_threads", .gauge, help: "Number of threads.", value: Double(process.threads))
         }
         text = out.text
+    }
+
+    /// One sample per key, variant and reason, sorted. Bounded: keys come from the definitions
+    /// (an undefined key is counted in no series), variants from the flags' variants, reasons
+    /// from a closed set.
+    private static func flagEvaluationSamples(
+        _ counts: AppContext.EvaluationCounts
+    ) -> [(labels: [(String, String)], value: Double)] {
+        var samples: [(labels: [(String, String)], value: Double)] = []
+        for (key, keyCounts) in counts.keys.sorted(by: { $0.key < $1.key }) {
+            let outcomes = keyCounts.outcomes.map {
+                (variant: $0.key.variant ?? "", reason: $0.key.reason.rawValue, count: $0.value)
+            }
+            for outcome in outcomes.sorted(by: { ($0.variant, $0.reason) < ($1.variant, $1.reason) }) {
+                samples.append(
+                    ([("key", key), ("variant", outcome.variant), ("reason", outcome.reason)], Double(outcome.count)))
+            }
+        }
+        return samples
     }
 }

@@ -58,7 +58,7 @@ struct CommandLineToolTests {
         "Every command answers --help, and help <command> prints a manual page", .blocksItsThread,
         arguments: [
             "validate", "eval", "list", "schema", "generate", "completions", "get", "explain", "set", "toggle", "reset",
-            "watch", "log", "status", "ps", "debt",
+            "watch", "log", "stats", "status", "ps", "debt",
         ])
     func help(command: String) throws {
         let viaFlag = try CLIRunner.run([command, "--help"])
@@ -75,6 +75,7 @@ struct CommandLineToolTests {
         let bash = try CLIRunner.run(["completions", "bash"])
         #expect(bash.status == 0)
         #expect(bash.output.contains("validate) options=\"--check-generated --env --help --json --strict\""))
+        #expect(bash.output.contains("stats) options=\"--app --help --json --socket\""))
         let zsh = try CLIRunner.run(["completions", "zsh"])
         #expect(zsh.output.hasPrefix("#compdef ensign"))
         #expect(zsh.output.contains("'eval:"))

@@ -33,6 +33,8 @@ struct ControlRequestTests {
         (#"{"id":12,"op":"stop"}"#, .init(id: .number(12), operation: .stop)),
         (#"{"id":13,"op":"log","limit":5}"#, .init(id: .number(13), operation: .log(limit: 5))),
         (#"{"op":"status"}"#, .init(id: .none, operation: .status)),
+        (#"{"id":14,"op":"stats"}"#, .init(id: .number(14), operation: .stats(keys: nil))),
+        (#"{"id":15,"op":"stats","keys":["k.a"]}"#, .init(id: .number(15), operation: .stats(keys: ["k.a"]))),
     ]
 
     @Test("Every operation parses from its wire form", arguments: validLines.indices)

@@ -191,6 +191,16 @@ struct MetricsExpositionTests {
                     ["flag": "color", "variant": "", "reason": "STATIC"]: 2,
                     ["flag": Self.oddKey, "variant": "", "reason": "STATIC"]: 2,
                 ])
+            // The context's own counts (`ensign stats`), which serve turns on: the same evaluations
+            // by key, the undefined key in no series.
+            #expect(exposition.families["ensign_flag_evaluations"]?.type == "counter")
+            #expect(
+                exposition.samples(of: "ensign_flag_evaluations") == [
+                    ["key": "banner", "variant": "on", "reason": "TARGETING_MATCH"]: 3,
+                    ["key": "banner", "variant": "off", "reason": "DEFAULT"]: 3,
+                    ["key": "color", "variant": "", "reason": "STATIC"]: 2,
+                    ["key": Self.oddKey, "variant": "", "reason": "STATIC"]: 2,
+                ])
 
             let limit = try #require(exposition.value("ensign_serve_connection_limit"))
             #expect(limit >= 1)

@@ -35,7 +35,8 @@ func runBenchmarks() -> Int32 {
         }
         let groups =
             [
-                StaticReadEntries.group(), HookEntries.group(), EvaluationEntries.group(), OverrideEntries.group(),
+                StaticReadEntries.group(), HookEntries.group(), EvaluationCountEntries.group(),
+                EvaluationEntries.group(), OverrideEntries.group(),
                 RequestContextEntries.group(), ObserverFanOutEntries.group(), LoadEntries.group(),
                 MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
