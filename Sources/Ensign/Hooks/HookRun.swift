@@ -42,11 +42,11 @@ struct HookRun {
         for index in contexts.indices { contexts[index].evaluationContext = merged }
         let details = resolve(changed ? merged : nil)
         dropExposureHooks(unless: details, isExposure: isExposure)
+        let view = details.jsonView
         if let code = details.errorCode {
             runErrorStage(HookContext.ResolutionFailure(code: code, message: details.errorMessage))
-            return finish(details)
+            return finish(details, view: view)
         }
-        let view = details.jsonView
         for index in hooks.indices.reversed() {
             do {
                 try hooks[index].after(&contexts[index], details: view, hints: hints)
@@ -55,14 +55,14 @@ struct HookRun {
                 return fail(defaultValue, stage: "after", hook: hooks[index], error: error) { _, _ in true }
             }
         }
-        return finish(details)
+        return finish(details, view: view)
     }
 
     /// Leaves the exposure hooks out of the stages still to run unless `details` is a new exposure.
     private mutating func dropExposureHooks<Value>(
         unless details: ResolutionDetails<Value>, isExposure: (ResolutionDetails<Value>, EvaluationContext) -> Bool
     ) {
-        guard hooks.contains(where: \.runsForExposuresOnly), !isExposure(details, contexts[0].evaluationContext)
+        guard hooks.contains(where: { $0.runsForExposuresOnly }), !isExposure(details, contexts[0].evaluationContext)
         else { return }
         let kept = hooks.indices.filter { !hooks[$0].runsForExposuresOnly }
         hooks = kept.map { hooks[$0] }
@@ -91,8 +91,11 @@ struct HookRun {
         }
     }
 
-    private mutating func finish<Value>(_ details: ResolutionDetails<Value>) -> ResolutionDetails<Value> {
-        let view = details.jsonView
+    /// Runs every `finally` with `view`, the JSON view of `details` (made when not given).
+    private mutating func finish<Value>(
+        _ details: ResolutionDetails<Value>, view: ResolutionDetails<JSONValue>? = nil
+    ) -> ResolutionDetails<Value> {
+        let view = view ?? details.jsonView
         for index in hooks.indices.reversed() {
             _ = try? hooks[index].finally(&contexts[index], details: view, hints: hints)
         }
