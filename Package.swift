@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "EnsignServe", targets: ["EnsignServe"]),
         // The debug menu's model, shared by `ensign menu` and the in-app menu; no UI framework.
         .library(name: "EnsignDebugMenu", targets: ["EnsignDebugMenu"]),
+        // What flags did, for OpenTelemetry: the evaluation-event hook, exposures, tracking and
+        // an OTLP/HTTP exporter (libcurl, no Foundation).
+        .library(name: "EnsignTelemetry", targets: ["EnsignTelemetry"]),
         // SwiftUI glue (the environment entry, @ContextFlag, previews' overrides, the menu view):
         // compiled where SwiftUI exists, empty elsewhere.
         .library(name: "EnsignSwiftUI", targets: ["EnsignSwiftUI"]),
@@ -78,6 +81,9 @@ let package = Package(
         // The fleet layer from etcd: etcd's JSON gateway over EnsignHTTP, and the source.
         .target(
             name: "EnsignFleet", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON", "EnsignYAML", "EnsignHTTP"]),
+        // The feature_flag.evaluation events of OpenTelemetry's conventions, from a hook; a bounded
+        // queue drained by its own thread; the OTLP/HTTP JSON exporter over EnsignHTTP.
+        .target(name: "EnsignTelemetry", dependencies: ["EnsignSupport", "Ensign", "EnsignHTTP"]),
         // OFREP (the OpenFeature Remote Evaluation Protocol): its messages, and the service that
         // answers requests from an AppContext; no sockets, so the remote source and tests share it.
         .target(name: "EnsignOFREP", dependencies: ["EnsignSupport", "Ensign", "EnsignJSON"]),
@@ -207,6 +213,9 @@ let package = Package(
                 "EnsignServe", "EnsignOFREP", "Ensign", "EnsignJSON", "EnsignHTTP", "EnsignCLI", "EnsignTestSupport",
                 "EnsignTestTraits", "LoopbackLoad", "ServeCrowdProbe",
             ]),
+        .testTarget(
+            name: "EnsignTelemetryTests",
+            dependencies: ["EnsignTelemetry", "Ensign", "EnsignTestSupport", "EnsignTestTraits"]),
         .testTarget(
             name: "EnsignCodeGenerationTests",
             dependencies: ["EnsignSupport", "EnsignCodeGeneration", "EnsignTestTraits"]),
