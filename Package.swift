@@ -133,7 +133,8 @@ let package = Package(
             dependencies: [
                 "EnsignSupport",
                 "Ensign", "EnsignJSON", "EnsignControl", "EnsignFleet", "EnsignYAML", "EnsignOFREP", "EnsignRemote",
-                "EnsignServe", .target(name: "CYAML", condition: .when(traits: ["YAML"])), "CAllocationCounter",
+                "EnsignServe", "EnsignTelemetry", .target(name: "CYAML", condition: .when(traits: ["YAML"])),
+                "CAllocationCounter",
                 "LoopbackLoad",
             ],
             path: "Tests/Tools/EnsignBenchmarks"

@@ -41,7 +41,8 @@ func runBenchmarks() -> Int32 {
                 MemoryEntries.group(),
                 StartupEntries.group(flagsDirectory: settings.flagsDirectory),
             ] + [ValidateEntries.group()] + LatencyEntries.groups() + [
-                FleetEntries.group(), ServeEntries.handlerGroup(), ServeEntries.group(), ServeEntries.fleetGroup(),
+                FleetEntries.group(), TelemetryEntries.group(), ServeEntries.handlerGroup(), ServeEntries.group(),
+                ServeEntries.fleetGroup(),
                 RemoteEntries.group(),
             ]
         let runner = BenchmarkRunner(settings: settings)

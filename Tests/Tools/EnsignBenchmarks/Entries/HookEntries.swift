@@ -1,4 +1,5 @@
 import Ensign
+import EnsignTelemetry
 import Synchronization
 
 /// Evaluation hooks on the read path: the typed read with no hook registered, and with hooks,
@@ -36,9 +37,37 @@ enum HookEntries {
                 },
                 entry(
                     id: "first exposure", name: "resetExposures() + the read: a first exposure",
-                    target: .time(atMostNanoseconds: 1000)
+                    note: "a hook that counts; resetting the tree's exposures is part of the figure"
                 ) { fixture, count in
                     let (context, keys) = (fixture.exposing, fixture.keys)
+                    for _ in 0..<count {
+                        context.resetExposures()
+                        blackHole(context[keys[opaqueZero]])
+                    }
+                },
+                entry(
+                    id: "telemetry exposed", name: "FeatureFlagTelemetry (exposures), already exposed",
+                    target: .ratio(atMost: 2)
+                ) { fixture, count in
+                    let (context, keys) = (fixture.telemetryUp, fixture.keys)
+                    for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
+                },
+                entry(
+                    id: "telemetry first", name: "FeatureFlagTelemetry, a first exposure (receiver up)",
+                    target: .time(atMostNanoseconds: 1000),
+                    note: "resetExposures() + the read: the event is queued, the export happens on another thread"
+                ) { fixture, count in
+                    let (context, keys) = (fixture.telemetryUp, fixture.keys)
+                    for _ in 0..<count {
+                        context.resetExposures()
+                        blackHole(context[keys[opaqueZero]])
+                    }
+                },
+                entry(
+                    id: "telemetry first, down", name: "the same with the receiver down",
+                    note: "an OTLP exporter to a port nobody listens on: reads cost the same; the queue drops, counted"
+                ) { fixture, count in
+                    let (context, keys) = (fixture.telemetryDown, fixture.keys)
                     for _ in 0..<count {
                         context.resetExposures()
                         blackHole(context[keys[opaqueZero]])
@@ -53,6 +82,10 @@ final class HookFixture {
     let plain: AppContext
     let hooked: AppContext
     let exposing: AppContext
+    /// With ``FeatureFlagTelemetry`` in exposure mode, exporting to an exporter that takes
+    /// everything at once, and to an OTLP receiver that is down.
+    let telemetryUp: AppContext
+    let telemetryDown: AppContext
     let keys: [FlagKey<Bool>]
 
     init() throws {
@@ -61,11 +94,22 @@ final class HookFixture {
         hooked.addHook(NothingHook())
         exposing = try AppContext(definitions: GeneratedDefinitions.hundredFlags(), environment: "production")
         exposing.addHook(ExposureCounter())
+        telemetryUp = try AppContext(definitions: GeneratedDefinitions.hundredFlags(), environment: "production")
+        telemetryUp.addHook(FeatureFlagTelemetry(exporter: TakingExporter()))
+        telemetryDown = try AppContext(definitions: GeneratedDefinitions.hundredFlags(), environment: "production")
+        let down = try OTLPHTTPExporter(
+            endpoint: "http://127.0.0.1:\(try LoopbackPort.free())", serviceName: "bench", timeout: .seconds(1))
+        telemetryDown.addHook(FeatureFlagTelemetry(exporter: down))
         keys = [FlagKey(GeneratedDefinitions.staticKey, default: false)]
         guard plain[keys[0]], hooked[keys[0]] else {
             throw BenchmarkFailure("\(GeneratedDefinitions.staticKey) should read true")
         }
     }
+}
+
+/// An exporter that takes every batch at once.
+struct TakingExporter: TelemetryExporter {
+    func export(_ events: [TelemetryEvent]) -> TelemetryExportResult { .exported }
 }
 
 /// A hook with every stage left to its default.

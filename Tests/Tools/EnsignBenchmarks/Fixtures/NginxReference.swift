@@ -62,6 +62,8 @@ final class NginxReference {
                 server {
                     listen 127.0.0.1:\(port);
                     location = \(singlePath) { return 200 '\(bodyText)'; }
+                    # An OTLP/HTTP receiver's answer, for the telemetry exporter's throughput.
+                    location = /v1/logs { return 200 '{}'; }
                     location = \(revalidationPath) {
                         add_header ETag '\(entityTag)' always;
                         add_header Cache-Control no-cache always;
