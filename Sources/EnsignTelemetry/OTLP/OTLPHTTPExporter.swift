@@ -7,7 +7,7 @@ import EnsignHTTP
 /// ```swift
 /// let exporter = try OTLPHTTPExporter(
 ///     endpoint: "https://collector.internal:4318", serviceName: "bank-app",
-///     headers: ["Authorization": "Bearer \(token)"])
+///     headers: ["Authorization": "Bearer 8c1f0e"])
 /// ```
 ///
 /// The endpoint is the receiver's base URL, as `OTEL_EXPORTER_OTLP_ENDPOINT` gives it; `https`

@@ -135,7 +135,7 @@ enum SnippetPrelude {
     /// The imports a snippet needs beyond its own: `Ensign`, and the module it documents.
     static func imports(for snippet: DocumentationSnippet) -> String {
         var modules = ["Ensign"]
-        for module in ["EnsignControl", "EnsignFleet", "EnsignTesting", "EnsignDebugMenu"]
+        for module in ["EnsignControl", "EnsignFleet", "EnsignTesting", "EnsignDebugMenu", "EnsignTelemetry"]
         where snippet.origin.hasPrefix("Sources/\(module)/") {
             modules.append(module)
         }
