@@ -1,4 +1,5 @@
 import Ensign
+import EnsignControl
 import EnsignTooling
 import Foundation
 
@@ -15,6 +16,9 @@ enum DebtCommand {
               unreferenced          a key no Swift file under --sources uses (needs --sources)
               undefined             a name a Swift file reads by name that is not defined
                                     (needs --sources)
+              neverEvaluated        a key the running app has not evaluated since it started
+                                    (needs --app or --socket, and counting on in the app:
+                                    context.countEvaluations())
             A key is used when its generated name (.walletShowBalance) appears in a source, or its
             full name as a string literal, or the end of its name is given to a by-name API
             (FlagKey("showBalance", ...) read through a scope). Names read by name are the
@@ -26,6 +30,11 @@ enum DebtCommand {
             .value(
                 "sources", "DIR",
                 "a directory of the app's Swift files (read recursively); give it once per directory", repeatable: true),
+            .value(
+                "app", "NAME",
+                "also ask the running app NAME which keys it evaluated since it started (its counts)",
+                exclusiveGroup: "target"),
+            .value("socket", "PATH", "the same, for the app with this control socket", exclusiveGroup: "target"),
             .json("print one JSON object: ok, today, checked, counts, findings"),
             .value(
                 "today", "YYYY-MM-DD",
@@ -38,8 +47,16 @@ enum DebtCommand {
             examples:
               ensign debt --flags flags/ --sources Sources/App
               ensign debt --flags flags/ --sources Sources/App --json | jq '.findings[].key'
+              ensign debt --flags flags/ --app banking
             """,
         run: run)
+
+    /// The keys the app named by `--app` or `--socket` evaluated, from its counts; `nil` without either.
+    static func evaluatedKeys(_ arguments: ParsedArguments) throws -> Set<String>? {
+        guard arguments.option("app") != nil || arguments.option("socket") != nil else { return nil }
+        let report = try LiveTarget.connect(arguments).stats()
+        return Set(report.keys.filter { $0.evaluations > 0 }.map(\.key))
+    }
 
     static func run(_ arguments: ParsedArguments, console: inout Console) throws -> Int32 {
         guard let directory = arguments.option("flags") else {
@@ -68,7 +85,8 @@ enum DebtCommand {
                 "ensign debt: the definitions do not load; fix the errors above ('ensign validate \(directory)')")
             return ExitStatus.usage
         }
-        let report = FlagDebtAnalyzer(today: today).analyze(validation, sources: sources)
+        let evaluated = try evaluatedKeys(arguments)
+        let report = FlagDebtAnalyzer(today: today).analyze(validation, sources: sources, evaluatedKeys: evaluated)
         if arguments.flag("json") {
             console.print(json(report).jsonText)
         } else {

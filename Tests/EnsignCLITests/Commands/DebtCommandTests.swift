@@ -132,6 +132,6 @@ struct DebtCommandTests {
     @Test("Completions offer the command and its options")
     func completions() throws {
         let bash = try CLIRunner.run(["completions", "bash"])
-        #expect(bash.output.contains("debt) options=\"--flags --help --json --sources --today\""))
+        #expect(bash.output.contains("debt) options=\"--app --flags --help --json --socket --sources --today\""))
     }
 }
