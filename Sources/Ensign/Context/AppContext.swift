@@ -111,16 +111,16 @@ public final class AppContext: Sendable {
     /// let details = context.details(for: .pageSize)
     /// print(details.value, details.reason, details.source)  // 50 STATIC environment flags/environments/development.yaml:3:27
     /// ```
-    // Specialised for the common value types: a read through hooks comes here from the
-    // inlined subscript with only type metadata, and generic code would look that up at every
-    // step of the hooks' run (about a third of a hooked read's time, measured).
-    @_specialize(exported: false, where Value == Bool, Kind == FlagKeyKind)
-    @_specialize(exported: false, where Value == Int, Kind == FlagKeyKind)
-    @_specialize(exported: false, where Value == Double, Kind == FlagKeyKind)
-    @_specialize(exported: false, where Value == String, Kind == FlagKeyKind)
-    @_specialize(exported: false, where Value == Bool, Kind == PreferenceKeyKind)
-    @_specialize(exported: false, where Value == String, Kind == PreferenceKeyKind)
+    @_specialize(where Value == Bool, Kind == FlagKeyKind)
+    @_specialize(where Value == Int, Kind == FlagKeyKind)
+    @_specialize(where Value == Double, Kind == FlagKeyKind)
+    @_specialize(where Value == String, Kind == FlagKeyKind)
+    @_specialize(where Value == Bool, Kind == PreferenceKeyKind)
+    @_specialize(where Value == String, Kind == PreferenceKeyKind)
     public func details<Value, Kind>(for key: ContextKey<Value, Kind>) -> ResolutionDetails<Value> {
+        // Specialised above for the common value types: a read through hooks comes here from
+        // the inlined subscript with only type metadata, and generic code would look that up
+        // at every step of the hooks' run (about a third of a hooked read's time, measured).
         if hookSwitch.isOn { return details(for: key, hooks: [], hints: [:]) }
         return resolvedDetails(for: key, in: store.snapshot(), evaluatedFor: nil)
     }
