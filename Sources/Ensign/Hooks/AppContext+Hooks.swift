@@ -38,7 +38,8 @@ extension AppContext {
     ) -> ResolutionDetails<Value> {
         // One snapshot for the hooks' context and the evaluation, so that both see one state.
         let snapshot = store.snapshot()
-        let hooks = registeredHooks() + hooks
+        // No new array for the common call without hooks of its own.
+        let hooks = hooks.isEmpty ? registeredHooks() : registeredHooks() + hooks
         // A hook elsewhere in the tree turns the switch on; this path may still have none.
         guard !hooks.isEmpty else { return resolvedDetails(for: key, in: snapshot, evaluatedFor: nil) }
         if let counter = Self.onlyCounter(in: hooks) {
