@@ -67,7 +67,7 @@ extension AppContext {
         guard hookSwitch.hasOnlyExposureHooks else { return .none }
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
         let exposures = store.tree.exposures
-        // A branch rather than a mapped identity, so an unscoped read takes no extra reference.
+        // Through a prefix scope, the key's prefixed twin.
         let identity = scopedKeys.map { $0.identity(for: identity) } ?? identity
         let value: JSONValue?? = store.withSnapshot { snapshot in
             guard snapshot.givesRootValues, let slot = identity.slot(in: snapshot.layout),

@@ -56,7 +56,7 @@ public protocol EvaluationHook: Sendable {
     func finally(_ context: inout HookContext, details: ResolutionDetails<JSONValue>, hints: [String: JSONValue]) throws
 
     /// Receives an outcome the app tracked (``AppContext/track(_:value:attributes:)``) through
-    /// a context this hook runs for, on the tracking thread.
+    /// a context this hook runs for, on the thread that called `track`.
     func track(_ event: AppContext.TrackingEvent)
 }
 

@@ -88,21 +88,25 @@ final class ExposureLog: Sendable {
     /// Records `exposure`; returns whether it is new. `slot` and `generation`, when given,
     /// are the root snapshot the result came from, for ``isConfirmed(slot:generation:)``.
     func record(_ exposure: Exposure, slot: Int?, generation: UInt64?) -> Bool {
-        let isNew = recorded.withLock { set in
+        // The slot's word changes under the set's lock, so a reset (which clears both under
+        // it) cannot fall between the two and leave a slot confirmed for a forgotten result.
+        recorded.withLock { set in
             if set.count >= capacity, !set.contains(exposure) { set.removeAll(keepingCapacity: true) }
-            return set.insert(exposure).inserted
+            let isNew = set.insert(exposure).inserted
+            if let slot, let generation, let words = words(for: slot) {
+                words[slot + 1].store(generation &+ 1, ordering: .relaxed)
+            }
+            return isNew
         }
-        if let slot, let generation, let words = words(for: slot) {
-            words[slot + 1].store(generation &+ 1, ordering: .relaxed)
-        }
-        return isNew
     }
 
     /// Forgets every exposure: the next evaluation of each result is an exposure again.
     func removeAll() {
-        recorded.withLock { $0.removeAll() }
-        guard let memory = UnsafeMutableRawPointer(bitPattern: confirmed.load(ordering: .acquiring)) else { return }
-        let words = memory.assumingMemoryBound(to: Atomic<UInt64>.self)
-        for index in 1...Int(words[0].load(ordering: .relaxed)) { words[index].store(0, ordering: .relaxed) }
+        recorded.withLock { set in
+            set.removeAll()
+            guard let memory = UnsafeMutableRawPointer(bitPattern: confirmed.load(ordering: .acquiring)) else { return }
+            let words = memory.assumingMemoryBound(to: Atomic<UInt64>.self)
+            for index in 1...Int(words[0].load(ordering: .relaxed)) { words[index].store(0, ordering: .relaxed) }
+        }
     }
 }
