@@ -180,12 +180,20 @@ struct SessionOracle {
     init(stream: [UInt8]) {
         var lines = stream.split(separator: 0x0A, omittingEmptySubsequences: false)
         let last = lines.removeLast()
+        // A blank line is skipped, unless it is over-long: the server answers TOO_LARGE before
+        // it could know the line holds nothing but blanks (a fuzzer found this).
         for var line in lines {
             if line.last == 0x0D { line = line.dropLast() }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if line.count <= ControlProtocol.maximumLineLength, line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                continue
+            }
             requests.append(Self.request(line))
         }
-        if !last.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { requests.append(Self.request(last)) }
+        if last.count > ControlProtocol.maximumLineLength
+            || !last.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+        {
+            requests.append(Self.request(last))
+        }
     }
 
     private static func request(_ line: ArraySlice<UInt8>) -> Request {
