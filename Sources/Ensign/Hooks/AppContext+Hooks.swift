@@ -64,8 +64,10 @@ extension AppContext {
     /// type metadata at run time.
     @usableFromInline
     func alreadyExposedValue(_ identity: KeyIdentity) -> JSONValue?? {
-        guard hookSwitch.hasOnlyExposureHooks else { return .none }
+        // Every hooked subscript read passes here, and the hooked details path does not warn:
+        // the one place a read of `unconfigured` with hooks registered is reported.
         if store.settings.isUnconfigured { Self.warnUnconfiguredRead(of: identity.name) }
+        guard hookSwitch.hasOnlyExposureHooks else { return .none }
         let exposures = store.tree.exposures
         // Through a prefix scope, the key's prefixed twin.
         let identity = scopedKeys.map { $0.identity(for: identity) } ?? identity
