@@ -140,8 +140,7 @@ public final class FeatureFlagTelemetry: EvaluationHook {
         guard recentLimit > 0 else { return }
         let evaluation = RecentEvaluation(
             key: record.key, variant: record.variant, value: record.value, reason: record.reason,
-            errorCode: record.errorCode,
-            time: WallClockTime(secondsSince1970: Double(record.timeUnixNanoseconds) / 1e9))
+            errorCode: record.errorCode, time: record.time)
         recent.withLock { recent in
             recent.removeAll {
                 $0.key == evaluation.key && $0.variant == evaluation.variant && $0.value == evaluation.value

@@ -1,11 +1,5 @@
 import Ensign
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What an evaluation event needs, taken on the reading thread: the parts, with no
 /// dictionary built and nothing encoded (the pipeline's thread does that).
 struct EvaluationRecord: Sendable {
@@ -19,7 +13,7 @@ struct EvaluationRecord: Sendable {
     let errorMessage: String?
     let targetingKey: String?
     let metadata: [String: JSONValue]
-    let timeUnixNanoseconds: UInt64
+    let time: WallClockTime
 
     init(context: HookContext, details: ResolutionDetails<JSONValue>) {
         key = details.key
@@ -31,7 +25,7 @@ struct EvaluationRecord: Sendable {
         errorMessage = details.errorMessage
         targetingKey = context.evaluationContext.targetingKey
         metadata = details.metadata
-        timeUnixNanoseconds = Self.now()
+        time = .now()
     }
 
     /// The `feature_flag.evaluation` event, with the attribute names of OpenTelemetry's
@@ -58,7 +52,7 @@ struct EvaluationRecord: Sendable {
             if let errorMessage { attributes[Attribute.errorMessage] = .string(errorMessage) }
         }
         return TelemetryEvent(
-            name: TelemetryEvent.evaluationEventName, timeUnixNanoseconds: timeUnixNanoseconds, attributes: attributes)
+            name: TelemetryEvent.evaluationEventName, timeUnixNanoseconds: time.unixNanoseconds, attributes: attributes)
     }
 
     /// A version given as text or a number.
@@ -69,13 +63,6 @@ struct EvaluationRecord: Sendable {
         case .double(let number): String(number)
         default: nil
         }
-    }
-
-    /// The wall clock in nanoseconds since 1970.
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
     /// The attribute names, as OpenTelemetry's registry spells them.
@@ -104,8 +91,14 @@ extension AppContext.TrackingEvent {
         }
         if let value { attributes["ensign.tracking.value"] = .double(value) }
         for (name, value) in evaluationContext.attributes { attributes["ensign.context.\(name)"] = value }
-        let nanoseconds = (time.secondsSince1970 * 1e9).rounded()
-        return TelemetryEvent(
-            name: name, timeUnixNanoseconds: nanoseconds > 0 ? UInt64(nanoseconds) : 0, attributes: attributes)
+        return TelemetryEvent(name: name, timeUnixNanoseconds: time.unixNanoseconds, attributes: attributes)
+    }
+}
+
+extension WallClockTime {
+    /// Nanoseconds since 1970, as OTLP counts time (0 for a time before 1970).
+    var unixNanoseconds: UInt64 {
+        let nanoseconds = (secondsSince1970 * 1e9).rounded()
+        return nanoseconds > 0 ? UInt64(nanoseconds) : 0
     }
 }
