@@ -8,71 +8,48 @@ enum HookEntries {
     static func group() -> BenchmarkGroup {
         let fixture = Lazy { try HookFixture() }
         let iterations = Iterations(full: 1_000_000, quick: 100_000)
+        /// An entry reading the typed key from `context` in a loop; with `resetting`, the
+        /// tree's exposures are forgotten before each read, so every read is a first exposure.
         func entry(
             id: String, name: String, target: Target? = nil, note: String? = nil,
-            read: @escaping (HookFixture, Int) -> Void
+            _ context: KeyPath<HookFixture, AppContext>, resetting: Bool = false
         ) -> Benchmark {
             Benchmark(
                 id: id, name: name, iterations: iterations, reference: id == "plain" ? nil : "plain",
                 target: target, note: note
-            ) { count in read(try fixture.value, count) }
+            ) { count in
+                let fixture = try fixture.value
+                let (context, keys) = (fixture[keyPath: context], fixture.keys)
+                for _ in 0..<count {
+                    if resetting { context.resetExposures() }
+                    blackHole(context[keys[opaqueZero]])
+                }
+            }
         }
         return .timed(
             "evaluation hooks",
             [
-                entry(id: "plain", name: "AppContext[FlagKey<Bool>], no hook") { fixture, count in
-                    let (context, keys) = (fixture.plain, fixture.keys)
-                    for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
-                },
-                entry(id: "no-op hook", name: "the same read with a hook that does nothing") { fixture, count in
-                    let (context, keys) = (fixture.hooked, fixture.keys)
-                    for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
-                },
+                entry(id: "plain", name: "AppContext[FlagKey<Bool>], no hook", \.plain),
+                entry(id: "no-op hook", name: "the same read with a hook that does nothing", \.hooked),
                 entry(
-                    id: "exposed", name: "the same read, exposure hook, already exposed",
-                    target: .ratio(atMost: 2)
-                ) { fixture, count in
-                    let (context, keys) = (fixture.exposing, fixture.keys)
-                    for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
-                },
+                    id: "exposed", name: "the same read, exposure hook, already exposed", target: .ratio(atMost: 2),
+                    \.exposing),
                 entry(
                     id: "first exposure", name: "resetExposures() + the read: a first exposure",
-                    note: "a hook that counts; resetting the tree's exposures is part of the figure"
-                ) { fixture, count in
-                    let (context, keys) = (fixture.exposing, fixture.keys)
-                    for _ in 0..<count {
-                        context.resetExposures()
-                        blackHole(context[keys[opaqueZero]])
-                    }
-                },
+                    note: "a hook that counts; resetting the tree's exposures is part of the figure", \.exposing,
+                    resetting: true),
                 entry(
                     id: "telemetry exposed", name: "FeatureFlagTelemetry (exposures), already exposed",
-                    target: .ratio(atMost: 2)
-                ) { fixture, count in
-                    let (context, keys) = (fixture.telemetryUp, fixture.keys)
-                    for _ in 0..<count { blackHole(context[keys[opaqueZero]]) }
-                },
+                    target: .ratio(atMost: 2), \.telemetryUp),
                 entry(
                     id: "telemetry first", name: "FeatureFlagTelemetry, a first exposure (receiver up)",
                     target: .time(atMostNanoseconds: 1000),
-                    note: "resetExposures() + the read: the event is queued, the export happens on another thread"
-                ) { fixture, count in
-                    let (context, keys) = (fixture.telemetryUp, fixture.keys)
-                    for _ in 0..<count {
-                        context.resetExposures()
-                        blackHole(context[keys[opaqueZero]])
-                    }
-                },
+                    note: "resetExposures() + the read: the event is queued, the export happens on another thread",
+                    \.telemetryUp, resetting: true),
                 entry(
                     id: "telemetry first, down", name: "the same with the receiver down",
-                    note: "an OTLP exporter to a port nobody listens on: reads cost the same; the queue drops, counted"
-                ) { fixture, count in
-                    let (context, keys) = (fixture.telemetryDown, fixture.keys)
-                    for _ in 0..<count {
-                        context.resetExposures()
-                        blackHole(context[keys[opaqueZero]])
-                    }
-                },
+                    note: "an OTLP exporter to a port nobody listens on: reads cost the same; the queue drops, counted",
+                    \.telemetryDown, resetting: true),
             ])
     }
 }
