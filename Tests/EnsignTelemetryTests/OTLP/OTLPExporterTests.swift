@@ -168,6 +168,31 @@ struct OTLPExporterTests {
         #expect(statistics.dropped + statistics.failed == 500)
     }
 
+    @Test("Over TLS with a certificate the test makes: exported with its CA, refused without it")
+    func tls() throws {
+        let files = try TemporaryDirectory()
+        let authority = try TestCertificateAuthority(in: files)
+        let receiver = try OTLPReceiver(certificate: try authority.issue())
+        var options = FeatureFlagTelemetry.Options()
+        options.maximumAttempts = 2
+        options.initialRetryPause = .milliseconds(1)
+        let trusted = FeatureFlagTelemetry(
+            exporter: try OTLPHTTPExporter(
+                endpoint: receiver.endpoint, serviceName: "tls", certificateAuthorities: authority.certificate),
+            options: options)
+        for index in 0..<5 { trusted.track(AppContext.TrackingEvent(name: "tick", value: Double(index))) }
+        #expect(trusted.flush(timeout: .seconds(60)))
+        #expect(trusted.statistics == .init(recorded: 5, exported: 5))
+        #expect(try receiver.requests().flatMap(\.records).count == 5)
+        // The system's authorities do not know the test's CA: the handshake fails, nothing arrives.
+        let untrusting = FeatureFlagTelemetry(
+            exporter: try OTLPHTTPExporter(endpoint: receiver.endpoint, serviceName: "tls"), options: options)
+        for index in 0..<5 { untrusting.track(AppContext.TrackingEvent(name: "tick", value: Double(index))) }
+        #expect(untrusting.flush(timeout: .seconds(60)))
+        #expect(untrusting.statistics == .init(recorded: 5, failed: 5))
+        #expect(try receiver.requests().flatMap(\.records).count == 5)
+    }
+
     @Test("Configuration errors say what to change")
     func configurationErrors() {
         #expect(throws: OTLPHTTPExporter.ConfigurationError.self) {

@@ -15,9 +15,10 @@ final class OTLPReceiver {
             sys.exit(0 if importlib.metadata.version("opentelemetry-proto") == "1.45.2" else 3)
             """)
 
-    /// The server: `receiver.py PORT OUTPUT FAILURES` answers the first FAILURES requests 503.
+    /// The server: `receiver.py PORT OUTPUT FAILURES [CERTIFICATE KEY]` answers the first
+    /// FAILURES requests 503, over TLS with the certificate when one is given.
     static let program = #"""
-        import json, sys
+        import json, ssl, sys
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from google.protobuf import json_format
         from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
@@ -67,7 +68,12 @@ final class OTLPReceiver {
                 self.end_headers()
                 self.wfile.write(reply)
 
-        ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+        server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        if len(sys.argv) > 5:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[4], sys.argv[5])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.serve_forever()
         """#
 
     /// One request as the receiver decoded it.
@@ -80,20 +86,25 @@ final class OTLPReceiver {
     }
 
     let port: Int
+    let scheme: String
     let directory: TemporaryDirectory
     private let process: Process
     private let output: String
 
-    /// Starts a receiver that answers its first `failures` requests 503.
-    init(failures: Int = 0) throws {
+    /// Starts a receiver that answers its first `failures` requests 503; over TLS with
+    /// `certificate` when given.
+    init(failures: Int = 0, certificate: TestCertificate? = nil) throws {
         try Self.environment.prepare(for: "the OTLP exporter tests")
         directory = try TemporaryDirectory()
         port = try Loopback.freePort()
+        scheme = certificate == nil ? "http" : "https"
         output = try directory.write("requests.jsonl", "")
         let script = try directory.write("receiver.py", Self.program)
         let log = try directory.write("receiver.log", "")
         process = try BuiltExecutable.start(
-            executable: Self.environment.python, [script, String(port), output, String(failures)], output: log,
+            executable: Self.environment.python,
+            [script, String(port), output, String(failures)]
+                + (certificate.map { [$0.certificate, $0.key] } ?? []), output: log,
             errors: log)
         let (port, process) = (port, process)
         guard
@@ -114,7 +125,7 @@ final class OTLPReceiver {
         BuiltExecutable.waitForExitOrKill(process, timeout: .seconds(10))
     }
 
-    var endpoint: String { "http://127.0.0.1:\(port)" }
+    var endpoint: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// The requests received so far.
     func requests() throws -> [Request] {
